@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Launcher: the CLI itself lives in dist/src/cli.js (run `npm run build` first).
+import('../dist/src/cli.js').catch((err) => {
+  if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
+    console.error('cortex: the CLI is not built yet. Run `npm run build` (or `npm run setup`) in the project folder.');
+    process.exit(2);
+  }
+  throw err;
+});

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# One command from a fresh clone: install, build, check the MCP servers, then ask a sample question.
+# With no LLM configured, everything else still runs and the last lines say how to point Cortex-R at one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "==> Installing dependencies (isolated-vm compiles from source; faiss-node is built against FAISS)"
+if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+
+echo "==> Building"
+npm run build --silent
+
+echo "==> Checking the MCP servers"
+node bin/cortex.js servers list
+
+echo "==> Asking a sample question"
+status=0
+node bin/cortex.js ask "What is the sum of the ASCII codes of the letters in INDIA?" || status=$?
+case "$status" in
+  0) echo "==> Done. Ask your own: node bin/cortex.js ask \"...\"  (or npm link, then: cortex ask \"...\")" ;;
+  3) cat <<'MSG'
+==> Set-up is complete, but no LLM is reachable, so the sample question was not answered.
+    Point Cortex-R at one, then run: node bin/cortex.js ask "What is 2 to the power of 10?"
+      Gemini:  export GEMINI_API_KEY=<your key>        (https://aistudio.google.com/apikey)
+      Ollama:  install it (https://ollama.com), then: ollama pull qwen2.5-coder:7b && ollama serve
+               (another host: export OLLAMA_HOST=http://host:11434)
+MSG
+     ;;
+  *) echo "==> The sample question failed (exit $status); see the message above."; exit "$status" ;;
+esac

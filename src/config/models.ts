@@ -1,0 +1,31 @@
+// Schema of config/models.yaml: the LLMs Cortex-R may use, keyed by a name the profile refers to.
+import { z } from 'zod';
+import { parseConfigText } from './parse.js';
+
+export const ModelConfigSchema = z.strictObject({
+  type: z.enum(['gemini', 'ollama']),
+  /** Text-generation model name, e.g. gemini-2.0-flash or qwen2.5-coder:7b. */
+  model: z.string().min(1),
+  /** Embedding model name, e.g. text-embedding-004 or nomic-embed-text. */
+  embedding_model: z.string().min(1).optional(),
+  /** Gemini: API base URL (else GEMINI_BASE_URL). Ollama: host (else OLLAMA_HOST, else http://127.0.0.1:11434). */
+  base_url: z.url().optional(),
+  /** Gemini: name of the environment variable holding the key (else GEMINI_API_KEY / GOOGLE_API_KEY). */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
+  /** Per-request timeout. Local models on a CPU are slow, hence the generous default. */
+  timeout_ms: z.int().min(1_000).max(3_600_000).default(120_000),
+  /** Retries on 429 / 5xx / network errors, with exponential backoff. */
+  max_retries: z.int().min(0).max(10).default(3),
+});
+
+export const ModelsFileSchema = z.strictObject({
+  models: z.record(z.string().regex(/^[\w.-]+$/, 'a model key of letters, digits, _ . -'), ModelConfigSchema),
+});
+
+export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+export type ModelsFile = z.infer<typeof ModelsFileSchema>;
+
+/** Parses and validates the text of a models file; throws ConfigError naming file, key and expectation. */
+export function parseModels(text: string, file: string): ModelsFile {
+  return parseConfigText(text, file, ModelsFileSchema);
+}

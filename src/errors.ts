@@ -1,0 +1,68 @@
+// Typed errors shared by every stage; only the CLI turns them into messages and exit codes.
+
+/** Base class: every error we raise on purpose has a stable `code`. */
+export class CortexError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A config file is missing, unreadable or invalid. Names the file, the line, the key and what was expected. */
+export class ConfigError extends CortexError {
+  constructor(
+    readonly file: string,
+    readonly key: string,
+    readonly expected: string,
+    readonly options: { line?: number; cause?: unknown } = {},
+  ) {
+    const where = options.line ? `${file}:${options.line}` : file;
+    super('config', `${where}: ${key ? `${key}: ` : ''}${expected}`, options);
+  }
+}
+
+/** No LLM could be reached or none is configured; the message says how to set one up. */
+export class LlmUnavailableError extends CortexError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('llm_unavailable', message, options);
+  }
+}
+
+/** An LLM request failed after its retries (HTTP error, timeout, malformed answer). */
+export class LlmRequestError extends CortexError {
+  constructor(
+    readonly provider: string,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super('llm_request', `${provider}: ${message}`, options);
+  }
+}
+
+/** An MCP server could not be started, crashed, or a tool call failed at the transport level. */
+export class McpError extends CortexError {
+  constructor(
+    readonly server: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('mcp', `MCP server "${server}": ${message}`, options);
+  }
+}
+
+/** The user asked for something that does not exist (unknown server id, tool, strategy...). */
+export class UsageError extends CortexError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('usage', message, options);
+  }
+}
+
+/** Text of an unknown thrown value, for messages. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

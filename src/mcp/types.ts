@@ -1,0 +1,34 @@
+// What the rest of the product knows about MCP tools: plain data, no SDK classes.
+
+/** A tool offered by one of the configured MCP servers. */
+export interface ToolInfo {
+  /** Id of the server that offers it (from profiles.yaml). */
+  server: string;
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  /** The tool's `_meta` (e.g. `cortex-r/example` arguments for `cortex servers test`). */
+  meta?: Record<string, unknown>;
+}
+
+/** The MCP CallToolResult, as the server sent it. */
+export interface ToolResult {
+  content: Array<{ type: string; text?: string; [key: string]: unknown }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Calls a tool by name on whichever server offers it. */
+export interface ToolCaller {
+  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ToolResult>;
+}
+
+/** How a configured server is doing. */
+export interface ServerStatus {
+  id: string;
+  state: 'ready' | 'failed';
+  description: string;
+  tools: string[];
+  error?: string;
+}

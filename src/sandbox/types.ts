@@ -1,0 +1,70 @@
+// The sandbox's contract with the agent loop: run LLM-written code, never throw.
+import type { ToolCaller, ToolInfo } from '../mcp/types.js';
+
+/** Limits for one run; profiles.yaml `sandbox:` supplies them. */
+export interface SandboxLimits {
+  /** Tool calls allowed per plan; call number max+1 rejects. Default 5. */
+  maxToolCalls: number;
+  /** Wall-clock deadline for the whole run, awaited work included. Default 30,000 ms. */
+  timeoutMs: number;
+  /** Isolate heap limit. Default 64 MB. */
+  memoryMb: number;
+  /** Cap on the normalised result and on captured logs, in characters. Default 100,000. */
+  maxOutputChars: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  maxToolCalls: 5,
+  timeoutMs: 30_000,
+  memoryMb: 64,
+  maxOutputChars: 100_000,
+};
+
+export type SandboxErrorKind =
+  | 'syntax'
+  | 'python'
+  | 'no_solve'
+  | 'runtime'
+  | 'timeout'
+  | 'memory'
+  | 'call_cap'
+  | 'tool_error'
+  | 'output_limit'
+  | 'crash';
+
+export interface SandboxError {
+  kind: SandboxErrorKind;
+  /** Written for the model: what went wrong and what to do instead. */
+  message: string;
+}
+
+export interface ToolCallRecord {
+  tool: string;
+  args: unknown;
+  ok: boolean;
+  ms: number;
+  error?: string;
+}
+
+export type SandboxResult =
+  | { ok: true; value: string; logs: string[]; calls: ToolCallRecord[]; ms: number }
+  | { ok: false; error: SandboxError; logs: string[]; calls: ToolCallRecord[]; ms: number };
+
+export interface SandboxRunOptions {
+  /** The model's answer: code, possibly in fences and prose. */
+  code: string;
+  /** Tools the code may call (the catalogue shown to the model). */
+  tools: ToolInfo[];
+  /** Carries the calls to the MCP servers. */
+  caller: ToolCaller;
+  limits?: Partial<SandboxLimits>;
+  /** Called as each tool call starts and ends, for the live display. */
+  onToolCall?: (event: { phase: 'start' | 'end'; record: ToolCallRecord }) => void;
+}
+
+/** Runs solve() in an isolate held by a disposable worker process. */
+export interface Sandbox {
+  run(options: SandboxRunOptions): Promise<SandboxResult>;
+  /** Stops the worker process. */
+  close(): Promise<void>;
+}

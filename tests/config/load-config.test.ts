@@ -1,0 +1,72 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.js';
+import { ConfigError } from '../../src/errors.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
+
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'cortex-config-'));
+  mkdirSync(join(root, 'config'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'config', name), text);
+  return root;
+}
+
+describe('loadConfig', () => {
+  it('loads the shipped profile and models', () => {
+    const config = loadConfig();
+    expect(config.servers.map((s) => s.id)).toContain('math');
+    expect(Object.keys(config.models.models)).toEqual(['gemini', 'ollama']);
+    expect(config.paths.documents).toBe(join(PROJECT_ROOT, 'documents'));
+  });
+
+  it('resolves relative paths and scripts against the folder above the profile', () => {
+    const root = project({
+      'p.yaml': 'paths:\n  memory: mem\nmcp_servers:\n  - id: s\n    script: srv/main.js\n    env: {TOKEN: abc}\n',
+    });
+    const config = loadConfig({ profilePath: join(root, 'config', 'p.yaml') });
+    expect(config.paths.memory).toBe(join(root, 'mem'));
+    expect(config.servers[0]).toMatchObject({
+      id: 's',
+      command: process.execPath,
+      args: [join(root, 'srv/main.js')],
+      cwd: root,
+      env: { TOKEN: 'abc' },
+    });
+  });
+
+  it('turns mcpServers entries into servers beside mcp_servers', () => {
+    const root = project({ 'profiles.yaml': 'mcpServers:\n  echo: {command: echo-server, args: [--x]}\n' });
+    const config = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') });
+    expect(config.servers).toEqual([
+      { id: 'echo', command: 'echo-server', args: ['--x'], cwd: root, env: {}, description: '', capabilities: [] },
+    ]);
+  });
+
+  it('refuses a server id defined twice', () => {
+    const root = project({
+      'profiles.yaml': 'mcp_servers:\n  - {id: a, command: x}\nmcpServers:\n  a: {command: y}\n',
+    });
+    expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(/server id "a" is defined twice/);
+  });
+
+  it('names a missing profile file', () => {
+    const missing = join(tmpdir(), 'no-such-dir', 'profiles.yaml');
+    expect(() => loadConfig({ profilePath: missing })).toThrow(new ConfigError(missing, '', 'file not found'));
+  });
+
+  it('names a missing models file given explicitly, but tolerates a missing default one', () => {
+    const root = project({ 'profiles.yaml': '' });
+    const profilePath = join(root, 'config', 'profiles.yaml');
+    expect(loadConfig({ profilePath }).models).toEqual({ models: {} });
+    expect(() => loadConfig({ profilePath, modelsPath: join(root, 'nope.yaml') })).toThrow(/nope\.yaml: file not found/);
+  });
+
+  it('validates models.yaml with the key and expectation named', () => {
+    const root = project({ 'profiles.yaml': '', 'models.yaml': 'models:\n  local:\n    type: llama\n    model: x\n' });
+    expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(
+      /models\.yaml:3: models\.local\.type: Invalid option: expected one of "gemini"\|"ollama"/,
+    );
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { parseProfile } from '../../src/config/profiles.js';
+import { ConfigError } from '../../src/errors.js';
+
+const FILE = 'config/profiles.yaml';
+
+function errorOf(text: string): ConfigError {
+  try {
+    parseProfile(text, FILE);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseProfile', () => {
+  it('fills every section with defaults from an empty file', () => {
+    const p = parseProfile('', FILE);
+    expect(p.strategy).toEqual({
+      planning_mode: 'conservative',
+      exploration_mode: 'parallel',
+      memory_fallback_enabled: true,
+      max_steps: 3,
+      max_lifelines_per_step: 3,
+    });
+    expect(p.sandbox).toMatchObject({ max_tool_calls_per_plan: 5, timeout_ms: 30_000, memory_mb: 64 });
+    expect(p.paths).toEqual({ documents: 'documents', memory: 'memory', faiss_index: 'faiss_index' });
+    expect(p.llm).toEqual({ text_generation: 'auto', embedding: 'builtin' });
+  });
+
+  it('names the file, line and key of a value of the wrong type', () => {
+    const err = errorOf('sandbox:\n  timeout_ms: 1000\n  memory_mb: lots\n');
+    expect(err.message).toBe('config/profiles.yaml:3: sandbox.memory_mb: expected a whole number from 8 to 1024');
+    expect(err.key).toBe('sandbox.memory_mb');
+  });
+
+  it('rejects a misspelt key instead of ignoring it', () => {
+    const err = errorOf('strategy:\n  max_stpes: 3\n');
+    expect(err.message).toBe('config/profiles.yaml:2: strategy.max_stpes: unknown key (check its spelling)');
+  });
+
+  it('refuses an infinite limit, which would silently lift a cap', () => {
+    expect(errorOf('sandbox:\n  max_tool_calls_per_plan: .inf\n').key).toBe('sandbox.max_tool_calls_per_plan');
+    expect(errorOf('strategy:\n  max_steps: 1000\n').message).toContain('from 1 to 20');
+  });
+
+  it('rejects an unknown planning mode with the allowed values', () => {
+    expect(errorOf('strategy:\n  planning_mode: reckless\n').message).toMatch(/strategy\.planning_mode: .*"conservative".*"exploratory"/);
+  });
+
+  it('gives the line and column of a YAML syntax error', () => {
+    expect(errorOf('mcp_servers: [\n').message).toMatch(/^config\/profiles\.yaml:\d+: column \d+: /);
+  });
+
+  it('requires exactly one of script or command for a server', () => {
+    expect(errorOf('mcp_servers:\n  - id: m\n').message).toContain('mcp_servers.0: give exactly one of `script`');
+    expect(errorOf('mcp_servers:\n  - {id: m, script: a.js, command: node}\n').key).toBe('mcp_servers.0');
+  });
+
+  it('accepts the mcpServers JSON shape other MCP clients use', () => {
+    const p = parseProfile('{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "server-fs"], "env": {"A": "1"}}}}', FILE);
+    expect(p.mcpServers).toEqual({ fs: { command: 'npx', args: ['-y', 'server-fs'], env: { A: '1' }, description: '' } });
+  });
+
+  it('stops a billion-laughs alias bomb quickly with a config error', () => {
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const cur = String.fromCharCode(97 + i);
+      lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    expect(errorOf(lines.join('\n')).file).toBe(FILE);
+  });
+});
