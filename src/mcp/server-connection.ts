@@ -48,7 +48,7 @@ export class ServerConnection {
       this.alive = true;
     } catch (err) {
       await this.close();
-      const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+      const tail = stderrSummary(this.stderrTail);
       throw new McpError(this.spec.id, `could not start (${errorMessage(err)})${tail ? `; its stderr: ${tail}` : ''}`, {
         cause: err,
       });
@@ -98,4 +98,10 @@ export class ServerConnection {
     this.alive = false;
     if (client) await client.close().catch(() => undefined);
   }
+}
+
+/** The most telling stderr line: the first that names an error, else the last one. */
+function stderrSummary(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /error/i.test(l)) ?? lines.at(-1) ?? '';
 }
