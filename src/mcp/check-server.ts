@@ -1,12 +1,9 @@
 // The standalone check behind `cortex servers test ID`: call every tool with its example arguments.
+import { readExample, EXAMPLE_META_KEY } from '../../mcp-servers/shared/example-meta.js';
 import { errorMessage } from '../errors.js';
 import type { MultiMcp } from './multi-mcp.js';
 import type { ToolInfo } from './types.js';
 
-/** Key in a tool's `_meta` holding example arguments for this check. */
-export const EXAMPLE_META_KEY = 'cortex-r/example';
-/** Key in a tool's `_meta` saying the example is expected to come back as a tool error. */
-export const EXAMPLE_EXPECTS_ERROR_META_KEY = 'cortex-r/example-expects-error';
 /** One tool call of the check. */
 const CHECK_CALL_TIMEOUT_MS = 10_000;
 
@@ -25,18 +22,17 @@ export async function checkServer(multi: MultiMcp, serverId: string): Promise<To
 }
 
 async function checkTool(multi: MultiMcp, tool: ToolInfo): Promise<ToolCheck> {
-  const example = tool.meta?.[EXAMPLE_META_KEY];
-  if (!example || typeof example !== 'object') {
+  const example = readExample(tool.meta);
+  if (!example) {
     return { tool: tool.name, status: 'no-example', ms: 0, detail: `no example arguments in _meta["${EXAMPLE_META_KEY}"]` };
   }
-  const expectsError = tool.meta?.[EXAMPLE_EXPECTS_ERROR_META_KEY] === true;
   const started = performance.now();
   try {
-    const res = await multi.callTool(tool.name, example as Record<string, unknown>, { timeoutMs: CHECK_CALL_TIMEOUT_MS });
+    const res = await multi.callTool(tool.name, example.args, { timeoutMs: CHECK_CALL_TIMEOUT_MS });
     const ms = Math.round(performance.now() - started);
     const text = res.content.map((c) => c.text ?? '').join(' ').slice(0, 120);
-    const ok = Boolean(res.isError) === expectsError;
-    return { tool: tool.name, status: ok ? 'pass' : 'fail', ms, detail: `${JSON.stringify(example)} → ${text}` };
+    const ok = Boolean(res.isError) === example.expectsError;
+    return { tool: tool.name, status: ok ? 'pass' : 'fail', ms, detail: `${JSON.stringify(example.args)} → ${text}` };
   } catch (err) {
     return { tool: tool.name, status: 'fail', ms: Math.round(performance.now() - started), detail: errorMessage(err) };
   }
