@@ -1,0 +1,226 @@
+// The agent loop: steps × lifelines of perceive → decide → run solve() → read the outcome (DESIGN §1).
+import { randomUUID } from 'node:crypto';
+import { CortexError, errorMessage, UsageError } from '../errors.js';
+import type { ToolInfo } from '../mcp/types.js';
+import type { SandboxResult } from '../sandbox/types.js';
+import { decide, type RetryFeedback } from './decision.js';
+import { classifyResult, giveUpReason, nextStepQuery } from './outcome.js';
+import { perceive } from './perception.js';
+import { RunLog } from './run-log.js';
+import { chooseCatalogue, MEMORY_FALLBACK_TOOL_LIMIT } from './strategy.js';
+import type { AgentEvent, AgentOptions, AgentRunResult, AgentStepRecord } from './types.js';
+
+/** Upper bounds on the profile's max_steps and max_lifelines_per_step, so a typo cannot loop for hours. */
+export const MAX_STEPS_LIMIT = 20;
+export const MAX_LIFELINES_LIMIT = 10;
+/** Cap on the model's answer kept in a step record (and so in `--json`), in characters. */
+const MAX_STEP_CODE_CHARS = 20_000;
+
+/** The run was aborted through its signal; caught inside runAgent and turned into status 'cancelled'. */
+class RunCancelled extends CortexError {
+  constructor() {
+    super('cancelled', 'the question was cancelled');
+  }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new RunCancelled();
+}
+
+/**
+ * Settles with `work`, or rejects as soon as `signal` aborts — for collaborators that cannot be
+ * interrupted (the Sandbox contract takes no signal; its own deadline ends the abandoned run).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(new RunCancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new RunCancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+function checkBounds(maxSteps: number, maxLifelinesPerStep: number): void {
+  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_LIMIT) {
+    throw new UsageError(`max_steps must be an integer from 1 to ${MAX_STEPS_LIMIT}, not ${maxSteps}`);
+  }
+  if (!Number.isInteger(maxLifelinesPerStep) || maxLifelinesPerStep < 0 || maxLifelinesPerStep > MAX_LIFELINES_LIMIT) {
+    throw new UsageError(`max_lifelines_per_step must be an integer from 0 to ${MAX_LIFELINES_LIMIT}, not ${maxLifelinesPerStep}`);
+  }
+}
+
+/**
+ * Answers one question. For each step (up to maxSteps): perception picks servers once, then up to
+ * maxLifelinesPerStep + 1 attempts of decide → sandbox. FINAL_ANSWER ends the run; FURTHER_PROCESSING_REQUIRED
+ * starts the next step with the original task and that result; a sandbox error or a value with
+ * neither prefix costs a lifeline and the retry prompt carries the error and the failing code.
+ * Perception runs once per step, not per lifeline: a retry changes how to call the tools, not
+ * which servers the task needs, and skipping it halves a retry's LLM round trips.
+ * Every event is written to session memory and the trace before the next stage starts.
+ *
+ * Resolves with status 'answered', 'gave_up' (with `reason` saying what was tried) or 'cancelled'
+ * (signal aborted). Throws UsageError for out-of-range limits, and passes on errors that are not
+ * the model's mistakes: the LLM client's (LlmRequestError, LlmUnavailableError), a broken prompt
+ * template (PromptError), or a memory write failure (MemoryError).
+ */
+export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
+  const { query, llm, servers, tools, caller, sandbox, sandboxLimits, strategy, maxSteps, maxLifelinesPerStep } = options;
+  const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
+  checkBounds(maxSteps, maxLifelinesPerStep);
+  const started = performance.now();
+  const log = new RunLog(memory, trace, randomUUID());
+  const steps: AgentStepRecord[] = [];
+  const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  const timings = { llm_ms: 0, sandbox_ms: 0 };
+  const emit = (event: AgentEvent) => onEvent?.(event);
+  const finish = (status: AgentRunResult['status'], answer: string | null, reason: string | null): AgentRunResult => ({
+    status,
+    answer,
+    session_id: memory.id,
+    steps,
+    usage,
+    timings: { total_ms: Math.round(performance.now() - started), llm_ms: Math.round(timings.llm_ms), sandbox_ms: Math.round(timings.sandbox_ms) },
+    reason,
+  });
+
+  await log.start({ query, strategy, model: llm.model, maxSteps, maxLifelinesPerStep });
+  let stepQuery = query;
+  let lastResult: string | null = null;
+  let currentStep = 1;
+  try {
+    for (let step = 1; step <= maxSteps; step++) {
+      currentStep = step;
+      throwIfAborted(signal);
+      emit({ type: 'perceiving', step, maxSteps });
+      const memorySummary = memory.summary({ excludeRunId: log.runId });
+      const perception = await untilAborted(perceive({ llm, query: stepQuery, servers, memorySummary, promptsDir, signal }), signal);
+      usage.prompt_tokens += perception.llm.promptTokens;
+      usage.completion_tokens += perception.llm.completionTokens;
+      timings.llm_ms += perception.llm.latencyMs;
+      await log.llmCall('perception', step, perception.llm);
+      await log.perception(step, perception);
+      emit({ type: 'perceived', step, servers: perception.selected_servers, fallback: perception.fallback, reason: perception.fallback_reason });
+      const chosen = new Set(perception.selected_servers);
+      const selectedTools: ToolInfo[] = tools.filter((tool) => chosen.has(tool.server));
+      // Servers that offer no tools (down, or tool-less) must not leave the model with nothing.
+      const stepTools = selectedTools.length > 0 ? selectedTools : tools;
+
+      let feedback: RetryFeedback | undefined;
+      let nextQuery: string | undefined;
+      for (let lifelinesLeft = maxLifelinesPerStep; lifelinesLeft >= 0 && nextQuery === undefined; lifelinesLeft--) {
+        throwIfAborted(signal);
+        const catalogue = chooseCatalogue({
+          selected: stepTools,
+          allTools: tools,
+          isRetry: feedback !== undefined,
+          memoryFallbackEnabled,
+          recentSuccesses: memory.findRecentSuccesses(MEMORY_FALLBACK_TOOL_LIMIT),
+        });
+        const toolNames = catalogue.tools.map((t) => t.name);
+        emit({ type: 'planning', step, maxSteps, lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed });
+        const decideStarted = performance.now();
+        let decision;
+        try {
+          decision = await untilAborted(
+            decide({
+              llm,
+              strategy,
+              query: stepQuery,
+              step,
+              maxSteps,
+              catalogue: catalogue.tools,
+              memorySummary,
+              perception,
+              feedback,
+              maxToolCalls: sandboxLimits?.maxToolCalls,
+              promptsDir,
+              signal,
+            }),
+            signal,
+          );
+        } catch (err) {
+          if (!(err instanceof RunCancelled) && !signal?.aborted) {
+            const latencyMs = performance.now() - decideStarted;
+            timings.llm_ms += latencyMs;
+            await log.llmCall('decision', step, { model: llm.model, promptTokens: 0, completionTokens: 0, latencyMs, error: errorMessage(err) });
+          }
+          throw err;
+        }
+        usage.prompt_tokens += decision.llm.promptTokens;
+        usage.completion_tokens += decision.llm.completionTokens;
+        timings.llm_ms += decision.llm.latencyMs;
+        await log.llmCall('decision', step, decision.llm);
+        await log.plan({ step, lifeline: lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed, code: decision.code });
+
+        emit({ type: 'running', step, lifelinesLeft });
+        const sandboxStarted = performance.now();
+        const result: SandboxResult = await untilAborted(
+          sandbox.run({
+            code: decision.code,
+            tools: catalogue.tools,
+            caller,
+            limits: sandboxLimits,
+            onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
+          }),
+          signal,
+        );
+        const sandboxMs = performance.now() - sandboxStarted;
+        timings.sandbox_ms += sandboxMs;
+        await log.toolCalls(step, lifelinesLeft, result.calls);
+        const outcome = classifyResult(result);
+        await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
+        const error = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome.error : null;
+        steps.push({
+          step,
+          lifeline: lifelinesLeft,
+          strategy,
+          servers: perception.selected_servers,
+          code: decision.code.length <= MAX_STEP_CODE_CHARS ? decision.code : `${decision.code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`,
+          outcome: outcome.kind,
+          error,
+          tool_calls: result.calls.map((c) => ({ name: c.tool, args: c.args, ok: c.ok, ms: Math.round(c.ms) })),
+        });
+        const detail = outcome.kind === 'final_answer' ? outcome.answer : outcome.kind === 'further_processing' ? outcome.result : error!;
+        emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail });
+
+        if (outcome.kind === 'final_answer') {
+          await log.answer(step, outcome.answer);
+          return finish('answered', outcome.answer, null);
+        }
+        if (outcome.kind === 'further_processing') {
+          lastResult = outcome.result;
+          nextQuery = nextStepQuery({ originalQuery: query, result: outcome.result, step });
+        } else {
+          feedback = { error: outcome.error, code: decision.code, logs: result.logs };
+        }
+      }
+      if (nextQuery === undefined) {
+        const reason = giveUpReason({ steps, cause: { kind: 'lifelines', step } });
+        await log.end('gave_up', reason);
+        return finish('gave_up', null, reason);
+      }
+      stepQuery = nextQuery;
+    }
+    const reason = giveUpReason({ steps, cause: { kind: 'steps', maxSteps, lastResult } });
+    await log.end('gave_up', reason);
+    return finish('gave_up', null, reason);
+  } catch (err) {
+    if (err instanceof RunCancelled || signal?.aborted) {
+      const reason = `Cancelled during step ${currentStep} after ${steps.length} attempt${steps.length === 1 ? '' : 's'}.`;
+      await log.end('cancelled', reason);
+      return finish('cancelled', null, reason);
+    }
+    await log.error(err).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,88 @@
+// The agent loop's options, result (what `cortex ask --json` prints) and live events.
+import type { LlmClient } from '../llm/types.js';
+import type { ToolCaller, ToolInfo } from '../mcp/types.js';
+import type { SessionMemory } from '../memory/session-memory.js';
+import type { Trace } from '../memory/trace.js';
+import type { Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
+import type { ServerSummary } from './perception.js';
+import type { StrategyName } from './strategy.js';
+
+/** Collaborators and settings of one question. Everything is passed in, so tests hand in fakes. */
+export interface AgentOptions {
+  /** The user's question. */
+  query: string;
+  llm: LlmClient;
+  /** Configured servers, for perception. */
+  servers: ServerSummary[];
+  /** Every tool the servers offer; perception narrows them by server. */
+  tools: ToolInfo[];
+  caller: ToolCaller;
+  sandbox: Sandbox;
+  sandboxLimits?: Partial<SandboxLimits>;
+  strategy: StrategyName;
+  /** profiles.yaml strategy.max_steps (1..MAX_STEPS_LIMIT). */
+  maxSteps: number;
+  /** profiles.yaml strategy.max_lifelines_per_step (0..MAX_LIFELINES_LIMIT): retries allowed per step. */
+  maxLifelinesPerStep: number;
+  memoryFallbackEnabled: boolean;
+  memory: SessionMemory;
+  trace: Trace;
+  /** Live progress for the CLI's display. Must not throw. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Aborting ends the run with status 'cancelled' (the REPL's Ctrl-C). */
+  signal?: AbortSignal;
+  /** Folder of the prompt templates; default PROJECT_ROOT/prompts. */
+  promptsDir?: string;
+}
+
+/** How one attempt ended. */
+export type StepOutcome = 'final_answer' | 'further_processing' | 'invalid_plan' | 'sandbox_error';
+
+/** One attempt (a step at a lifeline), as `--json` reports it. */
+export interface AgentStepRecord {
+  step: number;
+  /** Lifelines left when this attempt started: max_lifelines_per_step on the first, 0 on the last. */
+  lifeline: number;
+  strategy: StrategyName;
+  /** Server ids perception selected for this step. */
+  servers: string[];
+  /** The model's raw answer. */
+  code: string;
+  outcome: StepOutcome;
+  /** The error fed back to the model (sandbox error or invalid plan), else null. */
+  error: string | null;
+  tool_calls: Array<{ name: string; args: unknown; ok: boolean; ms: number }>;
+}
+
+/** The result of runAgent: the `--json` object, plus `reason`. */
+export interface AgentRunResult {
+  /** 'cancelled' when the signal aborted the run. */
+  status: 'answered' | 'gave_up' | 'cancelled';
+  /** The text after FINAL_ANSWER:, trimmed; null unless answered. */
+  answer: string | null;
+  session_id: string;
+  steps: AgentStepRecord[];
+  usage: { prompt_tokens: number; completion_tokens: number };
+  timings: { total_ms: number; llm_ms: number; sandbox_ms: number };
+  /** For gave_up and cancelled: what happened and what was tried, for the user. Null when answered. */
+  reason: string | null;
+}
+
+/** Progress events, in order: perceiving, perceived, then per attempt planning, running, tool calls, outcome. */
+export type AgentEvent =
+  | { type: 'perceiving'; step: number; maxSteps: number }
+  | { type: 'perceived'; step: number; servers: string[]; fallback: boolean; reason?: string }
+  | {
+      type: 'planning';
+      step: number;
+      maxSteps: number;
+      lifelinesLeft: number;
+      strategy: StrategyName;
+      /** Tools in the prompt's catalogue. */
+      tools: string[];
+      /** True when the memory fallback narrowed the catalogue. */
+      narrowed: boolean;
+    }
+  | { type: 'running'; step: number; lifelinesLeft: number }
+  | { type: 'tool_call'; phase: 'start' | 'end'; step: number; record: ToolCallRecord }
+  | { type: 'outcome'; step: number; lifelinesLeft: number; outcome: StepOutcome; detail: string };

@@ -1,0 +1,119 @@
+// Finding session files in the memory/YYYY/MM/DD folders: locate one by id, list recent ones for `cortex sessions`.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dateFolder, MemoryError, parseSessionId, sessionFileName, SessionFileSchema, type MemoryItem } from './memory-item.js';
+
+/** Default number of sessions `cortex sessions` lists, newest first. */
+export const DEFAULT_SESSIONS_LISTED = 20;
+/** Hard cap on sessions listed, whatever the caller asks. */
+export const MAX_SESSIONS_LISTED = 1_000;
+/** Date folders visited while searching, so a huge or odd memory/ folder cannot stall a lookup. */
+const MAX_DATE_FOLDERS_SCANNED = 20_000;
+/** Cap on the first query shown per session. */
+const MAX_LISTED_QUERY_CHARS = 200;
+
+const YEAR = /^\d{4}$/;
+const MONTH_OR_DAY = /^\d{2}$/;
+const SESSION_FILE = /^session-(\d{1,12}-[0-9a-f]{6,32})\.json$/;
+
+async function subfolders(dir: string, pattern: RegExp): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isDirectory() && pattern.test(e.name))
+    .map((e) => e.name)
+    .sort()
+    .reverse();
+}
+
+/** Date folders under baseDir, newest first, bounded by MAX_DATE_FOLDERS_SCANNED. */
+async function* dateFolders(baseDir: string): AsyncGenerator<string> {
+  let scanned = 0;
+  for (const year of await subfolders(baseDir, YEAR)) {
+    for (const month of await subfolders(join(baseDir, year), MONTH_OR_DAY)) {
+      for (const day of await subfolders(join(baseDir, year, month), MONTH_OR_DAY)) {
+        if (++scanned > MAX_DATE_FOLDERS_SCANNED) return;
+        yield join(baseDir, year, month, day);
+      }
+    }
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
+}
+
+/**
+ * Path of a session's file: first the date folder its start time implies (local time), then any
+ * date folder (the machine's time zone may have changed since). Null when there is none.
+ */
+export async function findSessionFile(baseDir: string, session: { id: string; unixSeconds: number }): Promise<string | null> {
+  const name = sessionFileName(session.id);
+  const expected = join(baseDir, ...dateFolder(new Date(session.unixSeconds * 1000)), name);
+  if (await isFile(expected)) return expected;
+  for await (const folder of dateFolders(baseDir)) {
+    if (await isFile(join(folder, name))) return join(folder, name);
+  }
+  return null;
+}
+
+/** One line of `cortex sessions`. */
+export interface SessionInfo {
+  id: string;
+  /** ISO time the session started (from its id). */
+  started: string;
+  /** The first question asked, or null when the session has none. */
+  first_query: string | null;
+  item_count: number;
+  path: string;
+  /** Set when the file could not be read; the session is still listed so the user can see it. */
+  error?: string;
+}
+
+function firstQuery(items: MemoryItem[]): string | null {
+  const first = items.find((item) => item.type === 'run_metadata');
+  if (!first) return null;
+  return first.text.length <= MAX_LISTED_QUERY_CHARS ? first.text : `${first.text.slice(0, MAX_LISTED_QUERY_CHARS - 1)}…`;
+}
+
+/** Sessions under baseDir, newest first, at most `limit` (default DEFAULT_SESSIONS_LISTED). */
+export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_LISTED }: { limit?: number } = {}): Promise<SessionInfo[]> {
+  const max = Math.max(0, Math.min(limit, MAX_SESSIONS_LISTED));
+  const sessions: SessionInfo[] = [];
+  for await (const folder of dateFolders(baseDir)) {
+    const names = (await readdir(folder).catch(() => [] as string[]))
+      .map((name) => SESSION_FILE.exec(name)?.[1])
+      .filter((id): id is string => id !== undefined)
+      .map((id) => parseSessionId(id)!)
+      .sort((a, b) => b.unixSeconds - a.unixSeconds || b.id.localeCompare(a.id));
+    for (const { id, unixSeconds } of names) {
+      if (sessions.length >= max) return sessions;
+      const path = join(folder, sessionFileName(id));
+      const info: SessionInfo = { id, started: new Date(unixSeconds * 1000).toISOString(), first_query: null, item_count: 0, path };
+      try {
+        const items = await readSessionFile(path);
+        info.first_query = firstQuery(items);
+        info.item_count = items.length;
+      } catch (err) {
+        info.error = (err as Error).message;
+      }
+      sessions.push(info);
+    }
+  }
+  return sessions;
+}
+
+/** Reads and validates a session file. @throws MemoryError when it is unreadable or not a list of items. */
+export async function readSessionFile(path: string): Promise<MemoryItem[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new MemoryError(path, `cannot be read as JSON: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = SessionFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new MemoryError(path, `is not a list of memory items (at ${issue.path.join('.') || 'top level'}: ${issue.message})`);
+  }
+  return parsed.data;
+}

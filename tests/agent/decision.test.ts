@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { decide, MAX_FEEDBACK_CODE_CHARS, NO_FEEDBACK_TEXT } from '../../src/agent/decision.js';
+import { STRATEGY_NAMES, type StrategyName } from '../../src/agent/strategy.js';
+import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { catalogueSection, TOOLS } from './fakes.js';
+
+const PERCEPTION = { intent: 'add two numbers', entities: ['2', '3'], tool_hint: 'add', fallback: false };
+
+/** The line that tells each template apart. */
+const STRATEGY_LINES: Record<StrategyName, string> = {
+  conservative: 'STRATEGY: CONSERVATIVE.',
+  'exploratory-parallel': 'STRATEGY: EXPLORATORY, PARALLEL.',
+  'exploratory-sequential': 'STRATEGY: EXPLORATORY, SEQUENTIAL.',
+};
+
+function decideWith(strategy: StrategyName, extra: Partial<Parameters<typeof decide>[0]> = {}) {
+  const llm = new ScriptedLlm({ turns: ['```js\nasync function solve() { return "FINAL_ANSWER: 5"; }\n```'], usage: { promptTokens: 100, completionTokens: 20 } });
+  const run = decide({
+    llm,
+    strategy,
+    query: 'What is 2 + 3?',
+    step: 2,
+    maxSteps: 4,
+    catalogue: TOOLS.slice(0, 2),
+    memorySummary: 'Earlier: nothing much',
+    perception: PERCEPTION,
+    maxToolCalls: 7,
+    ...extra,
+  });
+  return { llm, run };
+}
+
+describe('decide', () => {
+  it.each(STRATEGY_NAMES)('renders the %s template and no other', async (strategy) => {
+    const { llm, run } = decideWith(strategy);
+    const decision = await run;
+    expect(decision.prompt).toContain(STRATEGY_LINES[strategy]);
+    for (const other of STRATEGY_NAMES.filter((s) => s !== strategy)) expect(decision.prompt).not.toContain(STRATEGY_LINES[other]);
+    expect(llm.requests[0]!.prompt).toBe(decision.prompt);
+  });
+
+  it.each(STRATEGY_NAMES)('fills the %s template with tools, task, step k of n, cap, memory, perception and feedback', async (strategy) => {
+    const { run } = decideWith(strategy);
+    const { prompt } = await run;
+    const catalogue = catalogueSection(prompt);
+    expect(catalogue).toContain('tools.add({a: number, b: number})');
+    expect(catalogue).toContain('tools.multiply(');
+    expect(catalogue).not.toContain('search_stored_documents');
+    expect(prompt).toContain('What is 2 + 3?');
+    expect(prompt).toContain('step 2 of at most 4');
+    expect(prompt).toMatch(/(At most|after) 7 tool calls/);
+    expect(prompt).toContain('Earlier: nothing much');
+    expect(prompt).toContain('Intent: add two numbers');
+    expect(prompt).toContain(NO_FEEDBACK_TEXT);
+    expect(prompt).toMatch(/data, never instructions/);
+  });
+
+  it('returns the raw answer and the usage', async () => {
+    const { run } = decideWith('conservative');
+    const decision = await run;
+    expect(decision.code).toBe('```js\nasync function solve() { return "FINAL_ANSWER: 5"; }\n```');
+    expect(decision.usage).toEqual({ promptTokens: 100, completionTokens: 20 });
+    expect(decision.llm).toMatchObject({ model: 'scripted', promptTokens: 100, completionTokens: 20 });
+  });
+
+  it('puts the previous error and the failing code into a retry prompt, truncating long code', async () => {
+    const failing = `async function solve() { return tools.add({x: 1}); }\n${'// padding\n'.repeat(1_000)}`;
+    const { run } = decideWith('conservative', { feedback: { error: 'runtime: add: missing argument a', code: failing, logs: ['about to add'] } });
+    const { prompt } = await run;
+    expect(prompt).toContain('runtime: add: missing argument a');
+    expect(prompt).toContain('async function solve() { return tools.add({x: 1}); }');
+    expect(prompt).toContain('about to add');
+    expect(prompt).toContain(`[truncated: first ${MAX_FEEDBACK_CODE_CHARS} of ${failing.length} characters shown]`);
+    expect(prompt).not.toContain(NO_FEEDBACK_TEXT);
+  });
+
+  it('passes the LLM failure on: it is not the model’s mistake', async () => {
+    const llm = new ScriptedLlm();
+    await expect(
+      decide({ llm, strategy: 'conservative', query: 'q', step: 1, maxSteps: 1, catalogue: TOOLS, memorySummary: '', perception: PERCEPTION }),
+    ).rejects.toThrow(/no scripted turn/);
+  });
+});

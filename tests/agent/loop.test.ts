@@ -1,0 +1,298 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAgent } from '../../src/agent/loop.js';
+import { MAX_CARRIED_RESULT_CHARS } from '../../src/agent/outcome.js';
+import type { AgentEvent, AgentOptions } from '../../src/agent/types.js';
+import { LlmRequestError } from '../../src/errors.js';
+import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import { SessionMemory } from '../../src/memory/session-memory.js';
+import { Trace } from '../../src/memory/trace.js';
+import { call, catalogueSection, errorResult, FakeSandbox, FakeToolCaller, okResult, perceptionJson, plan, SERVERS, TOOLS, type SandboxTurn } from './fakes.js';
+
+let baseDir: string;
+
+beforeEach(async () => {
+  baseDir = await mkdtemp(join(tmpdir(), 'cortex-loop-'));
+});
+
+afterEach(async () => {
+  await rm(baseDir, { recursive: true, force: true });
+});
+
+function setup(turns: ScriptedTurn[], sandboxTurns: SandboxTurn[], overrides: Partial<AgentOptions> = {}) {
+  const llm = new ScriptedLlm({ turns, usage: { promptTokens: 10, completionTokens: 4 } });
+  const sandbox = new FakeSandbox(sandboxTurns);
+  const caller = new FakeToolCaller();
+  const memory = overrides.memory ?? SessionMemory.create({ baseDir });
+  const trace = new Trace(memory.tracePath);
+  const events: AgentEvent[] = [];
+  const options: AgentOptions = {
+    query: 'Add 2 and 3',
+    llm,
+    servers: SERVERS,
+    tools: TOOLS,
+    caller,
+    sandbox,
+    sandboxLimits: { maxToolCalls: 4 },
+    strategy: 'conservative',
+    maxSteps: 3,
+    maxLifelinesPerStep: 2,
+    memoryFallbackEnabled: false,
+    memory,
+    trace,
+    onEvent: (event) => events.push(event),
+    ...overrides,
+  };
+  return { llm, sandbox, caller, memory, trace, events, run: () => runAgent(options) };
+}
+
+async function traceLines(path: string): Promise<Array<Record<string, unknown>>> {
+  return (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+}
+
+describe('runAgent', () => {
+  it('answers in one step when solve() returns FINAL_ANSWER', async () => {
+    const code = plan('return "FINAL_ANSWER: " + (await tools.add({ a: 2, b: 3 }));');
+    const { llm, sandbox, caller, memory, events, run } = setup([perceptionJson(['math']), code], [okResult('FINAL_ANSWER: 5', [call('add', { a: 2, b: 3 })])]);
+    const result = await run();
+
+    expect(result).toMatchObject({ status: 'answered', answer: '5', session_id: memory.id, reason: null });
+    expect(result.steps).toEqual([
+      {
+        step: 1,
+        lifeline: 2,
+        strategy: 'conservative',
+        servers: ['math'],
+        code,
+        outcome: 'final_answer',
+        error: null,
+        tool_calls: [{ name: 'add', args: { a: 2, b: 3 }, ok: true, ms: 3 }],
+      },
+    ]);
+    expect(result.usage).toEqual({ prompt_tokens: 20, completion_tokens: 8 });
+    expect(result.timings.total_ms).toBeGreaterThanOrEqual(result.timings.sandbox_ms);
+    expect(llm.requests).toHaveLength(2);
+    // The sandbox gets the selected servers' tools, the caller and the limits.
+    expect(sandbox.runs[0]!.tools.map((t) => t.name)).toEqual(['add', 'multiply']);
+    expect(sandbox.runs[0]!.caller).toBe(caller);
+    expect(sandbox.runs[0]!.limits).toEqual({ maxToolCalls: 4 });
+    expect(events.map((e) => (e.type === 'tool_call' ? `tool_call:${e.phase}` : e.type))).toEqual([
+      'perceiving',
+      'perceived',
+      'planning',
+      'running',
+      'tool_call:start',
+      'tool_call:end',
+      'outcome',
+    ]);
+    expect(events[2]).toMatchObject({ type: 'planning', step: 1, maxSteps: 3, lifelinesLeft: 2 });
+  });
+
+  it.each([
+    ['conservative', 'STRATEGY: CONSERVATIVE.'],
+    ['exploratory-parallel', 'STRATEGY: EXPLORATORY, PARALLEL.'],
+    ['exploratory-sequential', 'STRATEGY: EXPLORATORY, SEQUENTIAL.'],
+  ] as const)('plans with the %s prompt when that strategy is chosen', async (strategy, line) => {
+    const { llm, run } = setup([perceptionJson(['math']), plan('x')], [okResult('FINAL_ANSWER: 5')], { strategy });
+    const result = await run();
+    expect(llm.requests[1]!.prompt).toContain(line);
+    expect(result.steps[0]!.strategy).toBe(strategy);
+  });
+
+  it('writes the run to session memory and the trace', async () => {
+    const { memory, run } = setup([perceptionJson(['math']), plan('return 1;')], [okResult('FINAL_ANSWER: 5', [call('add', { a: 2, b: 3 })])]);
+    await run();
+
+    const items = JSON.parse(await readFile(memory.path, 'utf8'));
+    expect(items.map((i: { type: string }) => i.type)).toEqual(['run_metadata', 'tool_call', 'tool_output', 'final_answer']);
+    expect(items[0]).toMatchObject({ text: 'Add 2 and 3' });
+    expect(items[1]).toMatchObject({ tool_name: 'add', tool_args: { a: 2, b: 3 }, success: true });
+    expect(items[3]).toMatchObject({ final_answer: '5' });
+    expect(memory.findRecentSuccesses()).toEqual(['add']);
+
+    const lines = await traceLines(memory.tracePath);
+    expect(lines.map((l) => l.type)).toEqual(['run_start', 'llm_call', 'perception', 'llm_call', 'plan', 'tool_call', 'answer']);
+    expect(lines[1]).toMatchObject({ stage: 'perception', model: 'scripted', prompt_tokens: 10, completion_tokens: 4, ok: true });
+    expect(lines[3]).toMatchObject({ stage: 'decision', prompt_tokens: 10, completion_tokens: 4 });
+    expect(typeof lines[3]!.latency_ms).toBe('number');
+    expect(lines[4]).toMatchObject({ step: 1, lifeline: 2, strategy: 'conservative', tools: ['add', 'multiply'] });
+    expect(lines[5]).toMatchObject({ name: 'add', args: { a: 2, b: 3 }, ok: true, ms: 3 });
+    expect(lines[6]).toMatchObject({ answer: '5' });
+  });
+
+  it('starts the next step with the original task and the FURTHER_PROCESSING_REQUIRED result', async () => {
+    const { llm, result } = await (async () => {
+      const s = setup(
+        [perceptionJson(['math']), plan('step one'), perceptionJson(['math']), plan('step two')],
+        [okResult('FURTHER_PROCESSING_REQUIRED: [73, 78, 68, 73, 65]'), okResult('FINAL_ANSWER: 7.59e33')],
+        { query: 'Sum the exponentials of the ASCII codes of INDIA' },
+      );
+      return { llm: s.llm, result: await s.run() };
+    })();
+    expect(result).toMatchObject({ status: 'answered', answer: '7.59e33' });
+    expect(result.steps.map((s) => [s.step, s.outcome])).toEqual([
+      [1, 'further_processing'],
+      [2, 'final_answer'],
+    ]);
+    const secondPerception = llm.requests[2]!.prompt;
+    const secondDecision = llm.requests[3]!.prompt;
+    for (const prompt of [secondPerception, secondDecision]) {
+      expect(prompt).toContain('Sum the exponentials of the ASCII codes of INDIA');
+      expect(prompt).toContain('[73, 78, 68, 73, 65]');
+    }
+    expect(secondDecision).toContain('step 2 of at most 3');
+    expect(llm.requests[1]!.prompt).not.toContain('[73, 78, 68, 73, 65]');
+  });
+
+  it('bounds a carried result and says it was truncated', async () => {
+    const long = 'x'.repeat(MAX_CARRIED_RESULT_CHARS + 500);
+    const { llm, run } = setup(
+      [perceptionJson(['math']), plan('a'), perceptionJson(['math']), plan('b')],
+      [okResult(`FURTHER_PROCESSING_REQUIRED: ${long}`), okResult('FINAL_ANSWER: done')],
+    );
+    await run();
+    const prompt = llm.requests[3]!.prompt;
+    expect(prompt).toContain(`the first ${MAX_CARRIED_RESULT_CHARS} of ${long.length} characters are shown`);
+    expect(prompt).not.toContain(long);
+  });
+
+  it('retries after a sandbox error with the error and the failing code in the prompt, perceiving once', async () => {
+    const broken = plan('return tools.add({ x: 1 }); // BROKEN');
+    const { llm, sandbox, run } = setup(
+      [perceptionJson(['math']), broken, plan('return "fixed";')],
+      [errorResult('runtime', 'add: argument "a" is required', [call('add', { x: 1 }, false)], ['trying add']), okResult('FINAL_ANSWER: 5')],
+    );
+    const result = await run();
+    expect(result.status).toBe('answered');
+    expect(result.steps.map((s) => [s.lifeline, s.outcome, s.error])).toEqual([
+      [2, 'sandbox_error', 'runtime: add: argument "a" is required'],
+      [1, 'final_answer', null],
+    ]);
+    expect(llm.requests).toHaveLength(3);
+    const retryPrompt = llm.requests[2]!.prompt;
+    expect(retryPrompt).toContain('runtime: add: argument "a" is required');
+    expect(retryPrompt).toContain('return tools.add({ x: 1 }); // BROKEN');
+    expect(retryPrompt).toContain('trying add');
+    expect(llm.requests[1]!.prompt).not.toContain('BROKEN');
+    expect(sandbox.runs).toHaveLength(2);
+  });
+
+  it('treats a value with neither prefix as an invalid plan that costs a lifeline', async () => {
+    const { llm, run } = setup([perceptionJson(['math']), plan('return 5;'), plan('return "FINAL_ANSWER: 5";')], [okResult('5'), okResult('FINAL_ANSWER: 5')]);
+    const result = await run();
+    expect(result.steps[0]).toMatchObject({ outcome: 'invalid_plan', lifeline: 2 });
+    expect(result.steps[0]!.error).toMatch(/starts with neither "FINAL_ANSWER:" nor "FURTHER_PROCESSING_REQUIRED:"/);
+    expect(llm.requests[2]!.prompt).toContain('solve() returned "5"');
+  });
+
+  it('gives up when a step runs out of lifelines, saying what was tried', async () => {
+    const { llm, memory, events, run } = setup(
+      [perceptionJson(['math']), plan('one'), plan('two')],
+      [errorResult('timeout', 'solve() ran past 30000 ms', [call('multiply', { a: 1, b: 2 })]), okResult('no prefix')],
+      { maxLifelinesPerStep: 1 },
+    );
+    const result = await run();
+    expect(result).toMatchObject({ status: 'gave_up', answer: null });
+    expect(result.steps.map((s) => s.lifeline)).toEqual([1, 0]);
+    expect(result.reason).toMatch(/step 1 failed on every lifeline/);
+    expect(result.reason).toMatch(/multiply.*timeout: solve\(\) ran past 30000 ms/);
+    expect(result.reason).toMatch(/lifelines left 0.*starts with neither/);
+    expect(llm.remaining).toBe(0);
+    expect(events.filter((e) => e.type === 'planning').map((e) => (e as { lifelinesLeft: number }).lifelinesLeft)).toEqual([1, 0]);
+    const lines = await traceLines(memory.tracePath);
+    expect(lines.map((l) => l.type)).toContain('sandbox_error');
+    expect(lines.at(-1)).toMatchObject({ type: 'gave_up' });
+  });
+
+  it('gives up after max_steps of FURTHER_PROCESSING_REQUIRED, quoting the last result', async () => {
+    const { run } = setup(
+      [perceptionJson(['math']), plan('a'), perceptionJson(['math']), plan('b')],
+      [okResult('FURTHER_PROCESSING_REQUIRED: partial 1'), okResult('FURTHER_PROCESSING_REQUIRED: partial 2')],
+      { maxSteps: 2 },
+    );
+    const result = await run();
+    expect(result.status).toBe('gave_up');
+    expect(result.reason).toMatch(/No answer within 2 steps\. Last result: partial 2/);
+  });
+
+  it('narrows a retry to recently successful tools when the memory fallback is enabled', async () => {
+    const memory = SessionMemory.create({ baseDir });
+    await memory.add({ type: 'tool_call', text: 'multiply', tool_name: 'multiply', success: true });
+    const { llm, sandbox, events, run } = setup(
+      [perceptionJson(['documents']), plan('first'), plan('second')],
+      [errorResult('runtime', 'search failed'), okResult('FINAL_ANSWER: ok')],
+      { memory, memoryFallbackEnabled: true },
+    );
+    await run();
+    expect(sandbox.runs.map((r) => r.tools.map((t) => t.name))).toEqual([['search_stored_documents'], ['multiply']]);
+    expect(catalogueSection(llm.requests[1]!.prompt)).toContain('search_stored_documents');
+    expect(catalogueSection(llm.requests[2]!.prompt)).not.toContain('search_stored_documents');
+    expect(catalogueSection(llm.requests[2]!.prompt)).toContain('tools.multiply(');
+    expect(events.filter((e) => e.type === 'planning').map((e) => (e as { narrowed: boolean }).narrowed)).toEqual([false, true]);
+  });
+
+  it('keeps the perception selection on a retry when the memory fallback is disabled', async () => {
+    const memory = SessionMemory.create({ baseDir });
+    await memory.add({ type: 'tool_call', text: 'multiply', tool_name: 'multiply', success: true });
+    const { sandbox, run } = setup(
+      [perceptionJson(['documents']), plan('first'), plan('second')],
+      [errorResult('runtime', 'search failed'), okResult('FINAL_ANSWER: ok')],
+      { memory, memoryFallbackEnabled: false },
+    );
+    await run();
+    expect(sandbox.runs.map((r) => r.tools.map((t) => t.name))).toEqual([['search_stored_documents'], ['search_stored_documents']]);
+  });
+
+  it('offers every tool when perception fails', async () => {
+    const { sandbox, run } = setup(['not json at all', plan('x')], [okResult('FINAL_ANSWER: 1')]);
+    const result = await run();
+    expect(result.steps[0]!.servers).toEqual(['math', 'documents', 'websearch']);
+    expect(sandbox.runs[0]!.tools).toHaveLength(TOOLS.length);
+  });
+
+  it('tells the model about earlier questions of the session', async () => {
+    const memory = SessionMemory.create({ baseDir });
+    const first = setup([perceptionJson(['math']), plan('a')], [okResult('FINAL_ANSWER: 5')], { memory });
+    await first.run();
+    const second = setup([perceptionJson(['math']), plan('b')], [okResult('FINAL_ANSWER: 10')], { memory, query: 'Now double it' });
+    await second.run();
+    expect(second.llm.requests[1]!.prompt).toContain('Q: Add 2 and 3 → A: 5');
+  });
+
+  it('ends cleanly with status cancelled when the signal aborts during solve()', async () => {
+    const controller = new AbortController();
+    const { memory, run } = setup([perceptionJson(['math']), plan('slow')], [
+      () => {
+        controller.abort();
+        return new Promise(() => undefined);
+      },
+    ], { signal: controller.signal });
+    const result = await run();
+    expect(result).toMatchObject({ status: 'cancelled', answer: null, steps: [] });
+    expect(result.reason).toMatch(/Cancelled during step 1/);
+    expect((await traceLines(memory.tracePath)).at(-1)).toMatchObject({ type: 'cancelled' });
+  });
+
+  it('does not start when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { llm, run } = setup([], [], { signal: controller.signal });
+    expect((await run()).status).toBe('cancelled');
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('passes an LLM failure in the decision on, after tracing it', async () => {
+    const { memory, run } = setup([perceptionJson(['math']), () => Promise.reject(new LlmRequestError('ollama', 'HTTP 500', 500))], []);
+    await expect(run()).rejects.toBeInstanceOf(LlmRequestError);
+    const lines = await traceLines(memory.tracePath);
+    expect(lines.at(-2)).toMatchObject({ type: 'llm_call', stage: 'decision', ok: false });
+    expect(lines.at(-1)).toMatchObject({ type: 'error', code: 'llm_request' });
+  });
+
+  it('refuses limits outside their bounds', async () => {
+    await expect(setup([], [], { maxSteps: 0 }).run()).rejects.toThrow(/max_steps/);
+    await expect(setup([], [], { maxLifelinesPerStep: Infinity }).run()).rejects.toThrow(/max_lifelines_per_step/);
+  });
+});
