@@ -1,12 +1,16 @@
 // Entry of the `cortex` command: parses flags, loads config, runs one command, maps errors to exit codes.
 import { Command, CommanderError } from 'commander';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
+import { askCommand } from './cli/ask-command.js';
+import { replCommand } from './cli/repl.js';
+import type { RuntimeOptions } from './cli/runtime.js';
 import { serversList, serversTest } from './cli/servers-command.js';
+import { sessionsCommand } from './cli/sessions-command.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
 import { createOutput, type Output } from './cli/output.js';
-import { errorMessage } from './errors.js';
+import { CortexError, errorMessage } from './errors.js';
 
-interface GlobalOptions {
+interface GlobalOptions extends RuntimeOptions {
   profile?: string;
   models?: string;
   json?: boolean;
@@ -22,8 +26,22 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('--json', 'print one JSON object on stdout; progress goes to stderr')
     .option('-v, --verbose', 'show more detail on stderr')
     .option('-q, --quiet', 'print only the result')
+    .option('--strategy <name>', 'conservative | exploratory-parallel | exploratory-sequential (overrides the profile)')
+    .option('--model <key>', 'a key of models.yaml, or auto')
+    .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
     .showHelpAfterError('(run `cortex --help` for usage)')
     .exitOverride();
+
+  program.action(() => run((config, out) => replCommand(config, runtimeOptions(program), out)));
+  program
+    .command('ask <question...>')
+    .description('answer one question and exit')
+    .action((words: string[]) => run((config, out) => askCommand(config, words.join(' '), runtimeOptions(program), out)));
+  program
+    .command('sessions')
+    .description('list saved sessions, newest first')
+    .option('-n, --limit <n>', 'how many to show', '20')
+    .action((opts: { limit: string }) => run((config, out) => sessionsCommand(config, Number.parseInt(opts.limit, 10) || 20, out)));
 
   const servers = program.command('servers').description('list or check the configured MCP servers');
   servers
@@ -35,6 +53,11 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .description("call each of a server's tools with its example arguments")
     .action((id: string) => run((config, out) => serversTest(config, id, out)));
   return program;
+}
+
+function runtimeOptions(program: Command): RuntimeOptions {
+  const { model, session, strategy } = program.opts<GlobalOptions>();
+  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -51,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (out.json) out.result({ status: 'error', answer: null, error: { code: err instanceof CortexError ? err.code : 'internal', message: errorMessage(err) } });
     out.error(`cortex: ${errorMessage(err)}`);
     if (out.verbose && err instanceof Error && exitCodeFor(err) === EXIT.error) out.error(err.stack ?? '');
     return exitCodeFor(err);

@@ -163,11 +163,13 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         await log.plan({ step, lifeline: lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed, code: decision.code });
 
         emit({ type: 'running', step, lifelinesLeft });
+        // The memory fallback narrows what the prompt shows, not what the step may call.
+        const callable = catalogue.narrowed ? [...catalogue.tools, ...stepTools.filter((t) => !catalogue.tools.includes(t))] : catalogue.tools;
         const sandboxStarted = performance.now();
         const result: SandboxResult = await untilAborted(
           sandbox.run({
             code: decision.code,
-            tools: catalogue.tools,
+            tools: callable,
             caller,
             limits: sandboxLimits,
             onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),

@@ -217,7 +217,7 @@ describe('runAgent', () => {
     expect(result.reason).toMatch(/No answer within 2 steps\. Last result: partial 2/);
   });
 
-  it('narrows a retry to recently successful tools when the memory fallback is enabled', async () => {
+  it('narrows a retry prompt to recently successful tools, keeping the step\'s tools callable', async () => {
     const memory = SessionMemory.create({ baseDir });
     await memory.add({ type: 'tool_call', text: 'multiply', tool_name: 'multiply', success: true });
     const { llm, sandbox, events, run } = setup(
@@ -226,7 +226,7 @@ describe('runAgent', () => {
       { memory, memoryFallbackEnabled: true },
     );
     await run();
-    expect(sandbox.runs.map((r) => r.tools.map((t) => t.name))).toEqual([['search_stored_documents'], ['multiply']]);
+    expect(sandbox.runs.map((r) => r.tools.map((t) => t.name))).toEqual([['search_stored_documents'], ['multiply', 'search_stored_documents']]);
     expect(catalogueSection(llm.requests[1]!.prompt)).toContain('search_stored_documents');
     expect(catalogueSection(llm.requests[2]!.prompt)).not.toContain('search_stored_documents');
     expect(catalogueSection(llm.requests[2]!.prompt)).toContain('tools.multiply(');

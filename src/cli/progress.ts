@@ -1,0 +1,62 @@
+// The live display of a run: one rewritten status line on a TTY, plain lines otherwise, all on stderr.
+import type { AgentEvent } from '../agent/types.js';
+import type { Output } from './output.js';
+
+/** Longest argument preview shown for a tool call. */
+const MAX_ARGS_PREVIEW_CHARS = 80;
+
+function preview(args: unknown): string {
+  const text = JSON.stringify(args) ?? '';
+  return text.length <= MAX_ARGS_PREVIEW_CHARS ? text : `${text.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…`;
+}
+
+/** The text of an event, or null for events the display does not show. */
+export function describeEvent(event: AgentEvent): string | null {
+  switch (event.type) {
+    case 'perceiving':
+      return `perceiving (step ${event.step}/${event.maxSteps})`;
+    case 'perceived':
+      return `servers: ${event.servers.join(', ') || '(none)'}${event.fallback ? ' (all: perception gave no usable choice)' : ''}`;
+    case 'planning':
+      return `planning step ${event.step}/${event.maxSteps}, ${event.lifelinesLeft} lifelines left, ${event.strategy}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
+    case 'running':
+      return 'running solve()';
+    case 'tool_call':
+      return event.phase === 'start'
+        ? `  → ${event.record.tool}(${preview(event.record.args)})`
+        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool} ${event.record.ms} ms${event.record.error ? `: ${event.record.error}` : ''}`;
+    case 'outcome':
+      return event.outcome === 'final_answer' || event.outcome === 'further_processing'
+        ? `step ${event.step}: ${event.outcome.replace('_', ' ')}`
+        : `step ${event.step}: ${event.outcome.replace('_', ' ')}: ${event.detail.split('\n')[0]}`;
+  }
+}
+
+/** Returns the onEvent handler for runAgent, writing to stderr as the output mode allows. */
+export function createProgress(out: Output): { onEvent: (event: AgentEvent) => void; done: () => void } {
+  const show = out.verbose || (!out.quiet && !out.json);
+  let statusShown = false;
+  const clear = () => {
+    if (statusShown) process.stderr.write('\r\x1b[K');
+    statusShown = false;
+  };
+  return {
+    onEvent(event) {
+      if (!show) return;
+      const text = describeEvent(event);
+      if (text === null) return;
+      const transient = out.tty && (event.type === 'perceiving' || event.type === 'running' || (event.type === 'tool_call' && event.phase === 'start'));
+      if (!out.tty) {
+        process.stderr.write(`${text}\n`);
+      } else if (transient) {
+        clear();
+        process.stderr.write(out.dim(text.slice(0, (process.stderr.columns || 80) - 1)));
+        statusShown = true;
+      } else {
+        clear();
+        process.stderr.write(`${out.dim(text)}\n`);
+      }
+    },
+    done: clear,
+  };
+}

@@ -1,0 +1,92 @@
+// What a question needs, started once and shared by `cortex ask` and the REPL: LLM, servers, sandbox, memory.
+import { runAgent } from '../agent/loop.js';
+import { resolveStrategy } from '../agent/strategy.js';
+import type { AgentEvent, AgentRunResult } from '../agent/types.js';
+import type { LoadedConfig } from '../config/load-config.js';
+import { resolveTextModel } from '../llm/select.js';
+import type { LlmClient } from '../llm/types.js';
+import { MultiMcp } from '../mcp/multi-mcp.js';
+import { SessionMemory } from '../memory/session-memory.js';
+import { Trace } from '../memory/trace.js';
+import { createSandbox } from '../sandbox/create-sandbox.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { Output } from './output.js';
+
+export interface RuntimeOptions {
+  /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
+  model?: string;
+  /** `--session`: continue this session instead of starting a new one. */
+  session?: string;
+  /** `--strategy`: overrides the profile's planning and exploration modes. */
+  strategy?: string;
+}
+
+export class Runtime {
+  private constructor(
+    private readonly config: LoadedConfig,
+    readonly llm: LlmClient,
+    private readonly multi: MultiMcp,
+    private readonly sandbox: Sandbox,
+    public memory: SessionMemory,
+    private readonly strategyOverride: string | undefined,
+  ) {}
+
+  /**
+   * Picks the LLM first (so a missing one fails before anything starts), then starts the servers.
+   * @throws LlmUnavailableError, ConfigError, UsageError (unknown strategy), MemoryError (unknown session).
+   */
+  static async start(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<Runtime> {
+    const { profile } = config;
+    resolveStrategy({ planningMode: profile.strategy.planning_mode, explorationMode: profile.strategy.exploration_mode, override: options.strategy });
+    const { key, client } = await resolveTextModel({
+      setting: options.model ?? profile.llm.text_generation,
+      models: config.models.models,
+      modelsFile: config.modelsFile,
+      env: process.env,
+    });
+    out.info(`model: ${key} (${client.provider} ${client.model})`);
+    const memory = options.session
+      ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
+      : SessionMemory.create({ baseDir: config.paths.memory });
+    const multi = await MultiMcp.start(config.servers);
+    for (const s of multi.statuses()) if (s.state === 'failed') out.error(`warning: ${s.error}`);
+    return new Runtime(config, client, multi, createSandbox(), memory, options.strategy);
+  }
+
+  /** Starts a fresh session (the REPL's `new`). */
+  newSession(): void {
+    this.memory = SessionMemory.create({ baseDir: this.config.paths.memory });
+  }
+
+  /** Answers one question. Never throws for the model's mistakes: they are in the result. */
+  async ask(query: string, { onEvent, signal }: { onEvent?: (e: AgentEvent) => void; signal?: AbortSignal } = {}): Promise<AgentRunResult> {
+    const { strategy, sandbox } = this.config.profile;
+    const ready = new Set(this.multi.statuses().filter((s) => s.state === 'ready').map((s) => s.id));
+    return runAgent({
+      query,
+      llm: this.llm,
+      servers: this.config.servers.filter((s) => ready.has(s.id)).map(({ id, description, capabilities }) => ({ id, description, capabilities })),
+      tools: this.multi.listTools(),
+      caller: this.multi,
+      sandbox: this.sandbox,
+      sandboxLimits: {
+        maxToolCalls: sandbox.max_tool_calls_per_plan,
+        timeoutMs: sandbox.timeout_ms,
+        memoryMb: sandbox.memory_mb,
+        maxOutputChars: sandbox.max_output_chars,
+      },
+      strategy: resolveStrategy({ planningMode: strategy.planning_mode, explorationMode: strategy.exploration_mode, override: this.strategyOverride }),
+      maxSteps: strategy.max_steps,
+      maxLifelinesPerStep: strategy.max_lifelines_per_step,
+      memoryFallbackEnabled: strategy.memory_fallback_enabled,
+      memory: this.memory,
+      trace: new Trace(this.memory.tracePath),
+      ...(onEvent ? { onEvent } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
+  }
+}

@@ -1,0 +1,50 @@
+// End-to-end harness: a temp project (profile, memory) whose LLM is a local fake speaking a real wire format.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { builtPath } from '../../src/paths.js';
+import type { RecordedRequest } from '../helpers/fake-ollama-server.js';
+
+/** A temp project folder with config/profiles.yaml using the real math server. */
+export function tempProject(sandbox: Record<string, number> = {}): { root: string; profile: string; memoryDir: string } {
+  const root = mkdtempSync(join(tmpdir(), 'cortex-e2e-'));
+  const memoryDir = join(root, 'memory');
+  const sandboxYaml = Object.entries(sandbox).map(([k, v]) => `  ${k}: ${v}\n`).join('');
+  const profile = join(root, 'profiles.yaml');
+  writeFileSync(
+    profile,
+    `strategy:\n  max_steps: 3\n  max_lifelines_per_step: 2\n` +
+      (sandboxYaml ? `sandbox:\n${sandboxYaml}` : '') +
+      `paths:\n  memory: ${memoryDir}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
+      `mcp_servers:\n  - id: math\n    script: ${builtPath('mcp-servers/math/main.js')}\n    description: Arithmetic and ASCII codes\n`,
+  );
+  return { root, profile, memoryDir };
+}
+
+/** The environment of a CLI run with no Gemini key and Ollama at `host`. */
+export function ollamaEnv(host: string): NodeJS.ProcessEnv {
+  const env = { ...process.env, OLLAMA_HOST: host };
+  delete env.GEMINI_API_KEY;
+  delete env.GOOGLE_API_KEY;
+  return env;
+}
+
+/** Perception asks for JSON (Ollama `format`); decision does not. */
+export function isPerception(request: RecordedRequest): boolean {
+  return request.path === '/api/chat' && request.body?.format !== undefined;
+}
+
+/** All the text of an Ollama chat request. */
+export function promptOf(request: RecordedRequest): string {
+  return (request.body?.messages ?? []).map((m: { content: string }) => m.content).join('\n');
+}
+
+export const PERCEPTION_JSON = JSON.stringify({
+  intent: 'compute',
+  entities: ['INDIA'],
+  tool_hint: 'strings_to_chars_to_int',
+  selected_servers: ['math'],
+});
+
+/** Wraps code as a model would answer: prose and a fence. */
+export const fenced = (code: string) => `Here is the plan.\n\`\`\`javascript\n${code}\n\`\`\`\n`;
