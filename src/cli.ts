@@ -1,11 +1,7 @@
 // Entry of the `cortex` command: parses flags, loads config, runs one command, maps errors to exit codes.
 import { Command, CommanderError } from 'commander';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
-import { askCommand } from './cli/ask-command.js';
-import { replCommand } from './cli/repl.js';
 import type { RuntimeOptions } from './cli/runtime.js';
-import { serversList, serversTest } from './cli/servers-command.js';
-import { sessionsCommand } from './cli/sessions-command.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
 import { createOutput, type Output } from './cli/output.js';
 import { CortexError, errorMessage } from './errors.js';
@@ -32,26 +28,35 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .showHelpAfterError('(run `cortex --help` for usage)')
     .exitOverride();
 
-  program.action(() => run((config, out) => replCommand(config, runtimeOptions(program), out)));
+  // Commands load their modules on use, so `--help` or `sessions` does not pay for the LLM SDKs.
+  program.action(() =>
+    run(async (config, out) => (await import('./cli/repl.js')).replCommand(config, runtimeOptions(program), out)),
+  );
   program
     .command('ask <question...>')
     .description('answer one question and exit')
-    .action((words: string[]) => run((config, out) => askCommand(config, words.join(' '), runtimeOptions(program), out)));
+    .action((words: string[]) =>
+      run(async (config, out) => (await import('./cli/ask-command.js')).askCommand(config, words.join(' '), runtimeOptions(program), out)),
+    );
   program
     .command('sessions')
     .description('list saved sessions, newest first')
     .option('-n, --limit <n>', 'how many to show', '20')
-    .action((opts: { limit: string }) => run((config, out) => sessionsCommand(config, Number.parseInt(opts.limit, 10) || 20, out)));
+    .action((opts: { limit: string }) =>
+      run(async (config, out) =>
+        (await import('./cli/sessions-command.js')).sessionsCommand(config, Number.parseInt(opts.limit, 10) || 20, out),
+      ),
+    );
 
   const servers = program.command('servers').description('list or check the configured MCP servers');
   servers
     .command('list', { isDefault: true })
     .description('start every server and show its status and tools')
-    .action(() => run((config, out) => serversList(config, out)));
+    .action(() => run(async (config, out) => (await import('./cli/servers-command.js')).serversList(config, out)));
   servers
     .command('test <id>')
     .description("call each of a server's tools with its example arguments")
-    .action((id: string) => run((config, out) => serversTest(config, id, out)));
+    .action((id: string) => run(async (config, out) => (await import('./cli/servers-command.js')).serversTest(config, id, out)));
   return program;
 }
 

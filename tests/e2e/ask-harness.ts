@@ -23,7 +23,7 @@ export function tempProject(sandbox: Record<string, number> = {}): { root: strin
 
 /** The environment of a CLI run with no Gemini key and Ollama at `host`. */
 export function ollamaEnv(host: string): NodeJS.ProcessEnv {
-  const env = { ...process.env, OLLAMA_HOST: host };
+  const env: NodeJS.ProcessEnv = { ...process.env, OLLAMA_HOST: host };
   delete env.GEMINI_API_KEY;
   delete env.GOOGLE_API_KEY;
   return env;
