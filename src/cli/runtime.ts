@@ -74,6 +74,7 @@ export class Runtime {
         timeoutMs: sandbox.timeout_ms,
         memoryMb: sandbox.memory_mb,
         maxOutputChars: sandbox.max_output_chars,
+        toolTimeoutMs: sandbox.tool_timeout_ms,
       },
       strategy: resolveStrategy({ planningMode: strategy.planning_mode, explorationMode: strategy.exploration_mode, override: this.strategyOverride }),
       maxSteps: strategy.max_steps,

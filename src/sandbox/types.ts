@@ -11,6 +11,8 @@ export interface SandboxLimits {
   memoryMb: number;
   /** Cap on the normalised result and on captured logs, in characters. Default 100,000. */
   maxOutputChars: number;
+  /** One tool call's own time limit (profiles.yaml `tool_timeout_ms`); the run deadline may cut it shorter. Default 20,000 ms. */
+  toolTimeoutMs?: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {

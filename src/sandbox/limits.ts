@@ -1,0 +1,48 @@
+// Sandbox limits: clamping the configured ones, and the fixed caps shared by the host and the worker.
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './types.js';
+
+/** Captured console output per run, in characters (DESIGN §3.1: ≈64 KB). */
+export const MAX_LOG_CHARS = 64_000;
+/** Captured console output per run, in lines (DESIGN §3.1: 1,000 lines). */
+export const MAX_LOG_LINES = 1_000;
+/** JSON of one tool call's arguments; bigger is refused before it leaves the isolate and again on the host. */
+export const MAX_TOOL_ARGS_CHARS = 1_000_000;
+/** JSON of one tool result handed into the isolate; a bigger result is refused as a tool error. */
+export const MAX_TOOL_RESULT_CHARS = 1_000_000;
+/** Default for one tool call's own time limit, well under the MCP SDK's 60 s default; the run deadline may cut it shorter. */
+export const TOOL_CALL_TIMEOUT_MS = 20_000;
+/** Refused calls (unknown tool, bad arguments, over the cap) tolerated per run before the run is ended. */
+export const MAX_REFUSED_CALLS_PER_RUN = 10;
+/** Source size accepted from the model; real plans are a few KB. */
+export const MAX_CODE_CHARS = 200_000;
+/** Length of an error description carried back to the model. */
+export const MAX_ERROR_CHARS = 2_000;
+/** How long past its deadline a worker may take to report before it is SIGKILLed (DESIGN §3.1). */
+export const WORKER_OVERRUN_GRACE_MS = 1_000;
+/** How long the worker waits for a disposed isolate's thread to stop before it calls itself unhealthy. */
+export const ISOLATE_SETTLE_GRACE_MS = 250;
+/** A worker whose resident memory grew past this is replaced after its run, so one bad run can't bloat the next. */
+export const WORKER_MAX_RSS_MB = 384;
+/** Runs one worker serves before it is replaced, bounding slow leaks in V8 or isolated-vm. */
+export const WORKER_MAX_RUNS = 1_000;
+
+/** Accepted ranges: finite and bounded, so a config typo can't switch a limit off (DESIGN §4: `.inf`). */
+const BOUNDS: Record<keyof SandboxLimits, [min: number, max: number]> = {
+  maxToolCalls: [0, 1_000],
+  timeoutMs: [100, 600_000],
+  memoryMb: [8, 4_096],
+  maxOutputChars: [100, 10_000_000],
+  toolTimeoutMs: [100, 300_000],
+};
+
+/** Fills in defaults and clamps each limit into its range; a non-finite value falls back to the default. */
+export function resolveLimits(partial: Partial<SandboxLimits> = {}): Required<SandboxLimits> {
+  const out: Required<SandboxLimits> = { toolTimeoutMs: TOOL_CALL_TIMEOUT_MS, ...DEFAULT_SANDBOX_LIMITS };
+  for (const key of Object.keys(BOUNDS) as Array<keyof SandboxLimits>) {
+    const value = partial[key];
+    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    const [min, max] = BOUNDS[key];
+    out[key] = Math.min(max, Math.max(min, Math.floor(value)));
+  }
+  return out;
+}

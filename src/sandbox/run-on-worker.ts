@@ -1,0 +1,149 @@
+// One run from the host's side: sends the plan to the worker, serves its tool calls, enforces the deadline.
+import { setMaxListeners } from 'node:events';
+import { MAX_LOG_CHARS, MAX_LOG_LINES, WORKER_MAX_RSS_MB, WORKER_OVERRUN_GRACE_MS } from './limits.js';
+import { sandboxError } from './error-messages.js';
+import type { WorkerErrorKind, WorkerMessage } from './protocol.js';
+import { ToolProxy } from './tool-proxy.js';
+import type { SandboxLimits, SandboxResult, SandboxRunOptions } from './types.js';
+import type { WorkerExit, WorkerProcess } from './worker-process.js';
+
+/** What runOnWorker() needs for one run. */
+export interface WorkerRunInput {
+  worker: WorkerProcess;
+  runId: number;
+  /** Prepared (checked, transpiled) code. */
+  code: string;
+  options: SandboxRunOptions;
+  limits: Required<SandboxLimits>;
+  /** performance.now() when the run started; the deadline counts from here. */
+  startedAt: number;
+}
+
+/** The run's result, and whether its worker must be replaced. */
+export interface WorkerRunOutput {
+  result: SandboxResult;
+  /** The worker must not serve another run (it overran, died, stayed busy, or grew too big). */
+  retire: boolean;
+}
+
+/** Runs prepared code on a worker. Never throws; always settles by the deadline plus the overrun grace. */
+export function runOnWorker({ worker, runId, code, options, limits, startedAt }: WorkerRunInput): Promise<WorkerRunOutput> {
+  const deadlineAt = startedAt + limits.timeoutMs;
+  const runEnded = new AbortController();
+  // Each call in flight listens for the run's end (twice, with its own timeout); refused calls never do.
+  setMaxListeners(2 * limits.maxToolCalls + 10, runEnded.signal);
+  const proxy = new ToolProxy({
+    tools: options.tools,
+    caller: options.caller,
+    maxToolCalls: limits.maxToolCalls,
+    toolTimeoutMs: limits.toolTimeoutMs,
+    deadlineAt,
+    signal: runEnded.signal,
+    ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+  });
+  const logs = new LogBuffer();
+  let cancelled = false;
+
+  return new Promise<WorkerRunOutput>((resolve) => {
+    let settled = false;
+    const finish = (kind: WorkerErrorKind | null, detail: string, retire: boolean, pendingTools = proxy.pendingTools()) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadlineTimer);
+      clearTimeout(killTimer);
+      unsubscribe();
+      runEnded.abort();
+      const ms = Math.round(performance.now() - startedAt);
+      const base = { logs: logs.lines, calls: proxy.calls, ms };
+      if (kind === null) {
+        resolve({ result: { ok: true, value: detail, ...base }, retire });
+        return;
+      }
+      const error = sandboxError(kind, detail, { limits, pendingTools, capHit: proxy.capHit, ...(proxy.lastRefusal ? { lastRefusal: proxy.lastRefusal } : {}) });
+      resolve({ result: { ok: false, error, ...base }, retire });
+    };
+
+    // At the deadline pending tool calls are abandoned; the worker disposes its isolate at the same moment.
+    let pendingAtDeadline: string[] = [];
+    let deadlinePassed = false;
+    const deadlineTimer = setTimeout(() => {
+      deadlinePassed = true;
+      pendingAtDeadline = proxy.pendingTools();
+      runEnded.abort();
+    }, Math.max(0, deadlineAt - performance.now()));
+    const killTimer = setTimeout(() => {
+      worker.kill();
+      finish('timeout', '', true, pendingAtDeadline);
+    }, Math.max(0, deadlineAt - performance.now()) + WORKER_OVERRUN_GRACE_MS);
+
+    const onMessage = (message: WorkerMessage) => {
+      if (message.runId !== runId || settled) return;
+      switch (message.type) {
+        case 'log':
+          logs.add(message.line);
+          return;
+        case 'toolCall':
+          void proxy.handle(message.name, message.argsJson, message.mode).then((reply) => {
+            // Past the deadline the worker is timing out; an "abandoned" reply must not race it into a tool error.
+            if (settled || deadlinePassed) return;
+            worker.send({ type: 'toolReply', runId, callId: message.callId, reply });
+            if (proxy.stopReason() && !cancelled) {
+              cancelled = true;
+              worker.send({ type: 'cancel', runId });
+            }
+          });
+          return;
+        case 'done': {
+          const retire = !message.healthy || message.rssMb > WORKER_MAX_RSS_MB;
+          const { outcome } = message;
+          if (cancelled) finish('cancelled', '', retire);
+          else if (outcome.ok && outcome.value.length > limits.maxOutputChars) finish('output_limit', String(outcome.value.length), retire);
+          else if (outcome.ok) finish(null, outcome.value, retire);
+          else finish(outcome.kind, outcome.detail, retire, outcome.kind === 'timeout' ? pendingAtDeadline : proxy.pendingTools());
+          return;
+        }
+      }
+    };
+    const onExit = (exit: WorkerExit) => {
+      const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+      if (exit.catastrophic) finish('memory', '', true);
+      else finish('crash', `the worker process ended (${how})${lastLine(exit.stderrTail)}`, true);
+    };
+    const unsubscribe = worker.listen({ message: onMessage, exit: onExit });
+
+    const sent = worker.send({
+      type: 'run',
+      runId,
+      code,
+      toolNames: options.tools.map((t) => t.name),
+      timeoutMs: Math.max(1, Math.floor(deadlineAt - performance.now())),
+      memoryMb: limits.memoryMb,
+      maxOutputChars: limits.maxOutputChars,
+    });
+    if (!sent) finish('crash', 'the worker process could not be reached', true);
+  });
+}
+
+function lastLine(text: string): string {
+  const line = text.trim().split('\n').pop()?.trim();
+  return line ? `: ${line.slice(0, 200)}` : '';
+}
+
+/** Console lines kept on the host, capped again whatever the worker sends. */
+class LogBuffer {
+  readonly lines: string[] = [];
+  private chars = 0;
+  private full = false;
+
+  add(line: string): void {
+    if (this.full) return;
+    // One line of slack over the isolate's own cap leaves room for its "output dropped" notice.
+    if (this.lines.length > MAX_LOG_LINES || this.chars + line.length > MAX_LOG_CHARS + 200) {
+      this.full = true;
+      this.lines.push('[further console output dropped]');
+      return;
+    }
+    this.chars += line.length;
+    this.lines.push(line);
+  }
+}

@@ -1,0 +1,244 @@
+// Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
+import { errorMessage } from '../errors.js';
+import type { ToolCaller, ToolInfo, ToolResult } from '../mcp/types.js';
+import { checkArgs, isPlainObject } from './check-args.js';
+import { schemaToType } from './schema-type.js';
+import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
+import type { CallMode } from './protocol.js';
+import { closestNames, parseToolResult, toolErrorText } from './tool-result.js';
+import type { SandboxRunOptions, ToolCallRecord } from './types.js';
+
+export type { CallMode };
+
+/** The answer sent back into the isolate: JSON of {ok: true, value} or {ok: false, kind, message}. */
+export type ToolReply = string;
+
+/** Longest tool name looked up for "closest names"; a longer one is not a typo. */
+const MAX_TOOL_NAME_CHARS = 200;
+/** Tool names listed when a name is too far off for "closest" to mean anything. */
+const MAX_NAMES_LISTED = 20;
+
+/** What one run's proxy needs: the tools, the caller, the cap and the run's deadline. */
+export interface ToolProxyOptions {
+  tools: ToolInfo[];
+  caller: ToolCaller;
+  maxToolCalls: number;
+  /** One call's own time limit; default TOOL_CALL_TIMEOUT_MS. */
+  toolTimeoutMs?: number;
+  /** Absolute time (performance.now()) at which the run ends; calls never outlive it. */
+  deadlineAt: number;
+  /** Aborted when the run ends; pending calls are abandoned. */
+  signal: AbortSignal;
+  onToolCall?: SandboxRunOptions['onToolCall'];
+}
+
+/** One per run. `handle()` never throws: every outcome becomes a reply for the isolate. */
+export class ToolProxy {
+  readonly calls: ToolCallRecord[] = [];
+  /** Calls that went to a server. */
+  private dispatched = 0;
+  private refused = 0;
+  /** True once a call was refused because the cap was reached. */
+  capHit = false;
+  /** Message of the latest refused call. */
+  lastRefusal: string | undefined;
+  private readonly byName: Map<string, ToolInfo>;
+  /** Calls in flight, by a per-run id, for the timeout message. */
+  private readonly pending = new Map<number, string>();
+  private nextCallId = 0;
+
+  constructor(private readonly options: ToolProxyOptions) {
+    this.byName = new Map(options.tools.map((t) => [t.name, t]));
+  }
+
+  /** Why the run should be ended now (too many refused calls), or null. */
+  stopReason(): 'call_cap' | 'tool_error' | null {
+    if (this.refused <= MAX_REFUSED_CALLS_PER_RUN) return null;
+    return this.capHit ? 'call_cap' : 'tool_error';
+  }
+
+  /** Names of tools whose calls have not answered yet. */
+  pendingTools(): string[] {
+    return [...new Set(this.pending.values())];
+  }
+
+  /** Handles one call from the isolate: `argsJson` is the JSON of the argument list the code passed. */
+  async handle(name: string, argsJson: string, mode: CallMode): Promise<ToolReply> {
+    const started = performance.now();
+    const tool = this.byName.get(name);
+    if (!tool) {
+      const shown = name.length > MAX_TOOL_NAME_CHARS ? `${name.slice(0, MAX_TOOL_NAME_CHARS)}…` : name;
+      const near = name.length > MAX_TOOL_NAME_CHARS ? [] : closestNames(name, [...this.byName.keys()]);
+      const hint = near.length
+        ? ` Closest: ${near.join(', ')}.`
+        : this.byName.size
+          ? ` Available: ${[...this.byName.keys()].slice(0, MAX_NAMES_LISTED).join(', ')}.`
+          : ' No tools are available in this run.';
+      return this.refuse(shown, null, started, 'tool_error', `Unknown tool "${shown}".${hint} Use only the tools listed in the catalogue.`);
+    }
+    const args = this.decodeArgs(tool, argsJson, mode);
+    if (typeof args === 'string') return this.refuse(name, null, started, 'tool_error', args);
+    const problems = checkArgs(tool.inputSchema, args);
+    if (problems.length > 0) {
+      return this.refuse(name, args, started, 'tool_error',
+        `${callee(name)} was called with invalid arguments: ${problems.join('; ')}. Call it as ${callee(name)}(${schemaToType(tool.inputSchema)}).`);
+    }
+    if (this.dispatched >= this.options.maxToolCalls) {
+      this.capHit = true;
+      return this.refuse(name, args, started, 'call_cap',
+        `Tool-call limit reached: a plan may make at most ${this.options.maxToolCalls} tool calls, and this was call ${this.dispatched + 1}. Do not retry; return what you have or combine work into fewer calls.`);
+    }
+    this.dispatched++;
+    return this.dispatch(tool, args, mode, started);
+  }
+
+  private decodeArgs(tool: ToolInfo, argsJson: string, mode: CallMode): Record<string, unknown> | string {
+    if (argsJson.length > MAX_TOOL_ARGS_CHARS) {
+      return `Arguments for ${callee(tool.name)} are ${argsJson.length} characters of JSON; the limit is ${MAX_TOOL_ARGS_CHARS}. Pass smaller inputs.`;
+    }
+    let list: unknown;
+    try {
+      list = JSON.parse(argsJson);
+    } catch {
+      return `Arguments for ${callee(tool.name)} could not be read as JSON.`;
+    }
+    if (!Array.isArray(list)) return `Arguments for ${callee(tool.name)} could not be read.`;
+    const properties = isPlainObject(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
+    let args: unknown;
+    if (mode === 'raw' || (list.length === 1 && isPlainObject(list[0]))) {
+      args = list[0] ?? {};
+    } else if (list.length === 0) {
+      args = {};
+    } else if (list.length <= properties.length) {
+      // tools.add(2, 3): positional values fill the schema's properties in order.
+      args = Object.fromEntries(list.map((v, i) => [properties[i], v]));
+    } else {
+      return `${callee(tool.name)} takes one object argument: ${callee(tool.name)}(${schemaToType(tool.inputSchema)}).`;
+    }
+    if (!isPlainObject(args)) {
+      return `${callee(tool.name)} takes one object argument, got ${Array.isArray(args) ? 'an array' : typeof args}: call it as ${callee(tool.name)}(${schemaToType(tool.inputSchema)}).`;
+    }
+    // The Python original wrapped arguments as {input: {...}}; unwrap when the schema has no `input`.
+    const keys = Object.keys(args);
+    if (keys.length === 1 && keys[0] === 'input' && isPlainObject(args.input) && !properties.includes('input')) {
+      return args.input;
+    }
+    return args;
+  }
+
+  private async dispatch(tool: ToolInfo, args: Record<string, unknown>, mode: CallMode, started: number): Promise<ToolReply> {
+    const record: ToolCallRecord = { tool: tool.name, args, ok: false, ms: 0 };
+    this.emit('start', record);
+    const remainingMs = Math.max(1, Math.floor(this.options.deadlineAt - performance.now()));
+    // The call's own timeout applies only when it ends before the run does; otherwise the run's deadline
+    // decides, and the caller gets a little more so its own timer never beats the deadline into a tool error.
+    const callTimeoutMs = this.options.toolTimeoutMs ?? TOOL_CALL_TIMEOUT_MS;
+    const ownTimeout = callTimeoutMs < remainingMs;
+    const timeoutMs = ownTimeout ? callTimeoutMs : remainingMs + WORKER_OVERRUN_GRACE_MS;
+    const callEnded = ownTimeout ? linkedController(this.options.signal, timeoutMs) : null;
+    const signal = callEnded?.signal ?? this.options.signal;
+    const callId = this.nextCallId++;
+    this.pending.set(callId, tool.name);
+    let reply: ToolReply;
+    try {
+      const result = await abortable(this.options.caller.callTool(tool.name, args, { signal, timeoutMs }), signal);
+      reply = this.replyFor(tool.name, result, mode, record);
+    } catch (err) {
+      const reason = this.options.signal.aborted
+        ? 'the run ended before it answered'
+        : signal.aborted
+          ? `it did not answer within ${timeoutMs} ms`
+          : errorMessage(err);
+      record.error = reason;
+      reply = errorReply('tool_error', `Tool ${tool.name} failed: ${reason}`);
+    } finally {
+      this.pending.delete(callId);
+      callEnded?.dispose();
+    }
+    record.ms = Math.round(performance.now() - started);
+    this.calls.push(record);
+    this.emit('end', record);
+    return reply;
+  }
+
+  private replyFor(name: string, result: ToolResult, mode: CallMode, record: ToolCallRecord): ToolReply {
+    if (!isPlainObject(result)) {
+      record.error = 'the server sent a malformed result';
+      return errorReply('tool_error', `Tool ${name} failed: the server sent a malformed result.`);
+    }
+    if (result.isError === true) record.error = toolErrorText(result);
+    if (result.isError === true && mode === 'parsed') {
+      return errorReply('tool_error', `Tool ${name} failed: ${record.error}`);
+    }
+    let json: string | undefined;
+    try {
+      json = JSON.stringify({ ok: true, value: mode === 'raw' ? result : parseToolResult(result) });
+    } catch (err) {
+      record.error = `its result is not JSON (${errorMessage(err)})`;
+      return errorReply('tool_error', `Tool ${name} failed: ${record.error}.`);
+    }
+    if (json.length > MAX_TOOL_RESULT_CHARS) {
+      record.error = `its result is ${json.length} characters; the limit is ${MAX_TOOL_RESULT_CHARS}`;
+      return errorReply('tool_error', `Tool ${name} returned too much: ${record.error}. Ask for less (narrower input).`);
+    }
+    record.ok = result.isError !== true;
+    return json;
+  }
+
+  private refuse(tool: string, args: unknown, started: number, kind: 'tool_error' | 'call_cap', message: string): ToolReply {
+    this.refused++;
+    this.lastRefusal = message;
+    const record: ToolCallRecord = { tool, args, ok: false, ms: Math.round(performance.now() - started), error: message };
+    this.calls.push(record);
+    this.emit('start', record);
+    this.emit('end', record);
+    return errorReply(kind, message);
+  }
+
+  private emit(phase: 'start' | 'end', record: ToolCallRecord): void {
+    try {
+      this.options.onToolCall?.({ phase, record: { ...record } });
+    } catch {
+      // A failing display callback must not change the run's outcome.
+    }
+  }
+}
+
+function callee(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`;
+}
+
+function errorReply(kind: 'tool_error' | 'call_cap', message: string): ToolReply {
+  return JSON.stringify({ ok: false, kind, message });
+}
+
+/**
+ * An AbortController aborted by `parent` or after `timeoutMs`, whichever comes first. Cheaper than
+ * AbortSignal.any + AbortSignal.timeout on Node 20, which matters at hundreds of calls per plan.
+ */
+function linkedController(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onParentAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onParentAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onParentAbort);
+    },
+  };
+}
+
+/** Settles with `promise`, or rejects as soon as `signal` aborts (a caller that ignores its signal can't hold us). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+    );
+  });
+}

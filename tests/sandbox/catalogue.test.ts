@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolInfo } from '../../src/mcp/types.js';
+import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
+
+function tool(name: string, inputSchema: Record<string, unknown>, outputSchema?: Record<string, unknown>, description = ''): ToolInfo {
+  return { server: 'test', name, description, inputSchema, ...(outputSchema ? { outputSchema } : {}) };
+}
+
+const NUMBER_RESULT = { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] };
+
+describe('renderToolCatalogue', () => {
+  it('renders name, signature from both schemas, and description', () => {
+    const add = tool('add', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, NUMBER_RESULT, 'Add two numbers');
+    expect(renderToolCatalogue([add])).toBe('tools.add({a: number, b: number}): Promise<number>  — Add two numbers');
+  });
+
+  it('renders one line per tool', () => {
+    const fib = tool(
+      'fibonacci_numbers',
+      { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      { type: 'object', properties: { result: { type: 'array', items: { type: 'integer' } } } },
+      'First n Fibonacci numbers',
+    );
+    const chars = tool(
+      'strings_to_chars_to_int',
+      { type: 'object', properties: { string: { type: 'string' } }, required: ['string'] },
+      { type: 'object', properties: { result: { type: 'array', items: { type: 'integer' } } } },
+    );
+    expect(renderToolCatalogue([fib, chars]).split('\n')).toEqual([
+      'tools.fibonacci_numbers({n: number}): Promise<number[]>  — First n Fibonacci numbers',
+      'tools.strings_to_chars_to_int({string: string}): Promise<number[]>',
+    ]);
+  });
+
+  it('marks optional properties, unions, enums and nested objects', () => {
+    const search = tool('search', {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        limit: { type: ['integer', 'null'] },
+        mode: { enum: ['fast', 'deep'] },
+        filter: { type: 'object', properties: { site: { type: 'string' } } },
+        tags: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
+      },
+      required: ['query'],
+    });
+    expect(renderToolCatalogue([search])).toBe(
+      'tools.search({query: string, limit?: number | null, mode?: "fast" | "deep", filter?: {site?: string}, tags?: (string | number)[]}): Promise<unknown>',
+    );
+  });
+
+  it('uses bracket access for names that are not identifiers, and () for no arguments', () => {
+    expect(renderToolCatalogue([tool('get-time', { type: 'object', properties: {} })])).toBe('tools["get-time"](): Promise<unknown>');
+  });
+
+  it('returns the whole output type when it has no result property', () => {
+    const out = { type: 'object', properties: { title: { type: 'string' }, links: { type: 'array', items: { type: 'string' } } } };
+    expect(renderToolCatalogue([tool('page', { type: 'object', properties: { url: { type: 'string' } } }, out)])).toBe(
+      'tools.page({url?: string}): Promise<{title?: string, links?: string[]}>',
+    );
+  });
+
+  it('collapses and shortens long descriptions', () => {
+    const line = renderToolCatalogue([tool('x', {}, undefined, `first\n\n  second ${'y'.repeat(500)}`)]);
+    expect(line).toMatch(/^tools\.x\(\): Promise<unknown> {2}— first second y+…$/);
+    expect(line.length).toBeLessThan(360);
+  });
+});

@@ -1,0 +1,39 @@
+// Test helper: runs hostile code and checks the run ended in time, the host is unharmed and the next run works.
+import { expect } from 'vitest';
+import type { Sandbox, SandboxErrorKind, SandboxLimits, SandboxResult } from '../../src/sandbox/types.js';
+import { expectHostUnharmed } from './host-health.js';
+import type { MathServer } from './math-server.js';
+
+/** Small limits keep the suite fast; 1.5 s still leaves a wedged worker's kill (deadline + 1 s) inside 2×. */
+export const TEST_LIMITS: SandboxLimits = { maxToolCalls: 5, timeoutMs: 1_500, memoryMb: 64, maxOutputChars: 100_000 };
+
+export interface Container {
+  /** Runs `body` as the body of solve(); asserts the aftermath; returns the hostile run's result. */
+  contain(body: string, limits?: SandboxLimits): Promise<SandboxResult>;
+  expectError(body: string, kind: SandboxErrorKind, limits?: SandboxLimits): Promise<string>;
+  expectValue(body: string, value: string): Promise<void>;
+}
+
+export function container(sandbox: () => Sandbox, math: () => MathServer): Container {
+  const contain = async (body: string, limits: SandboxLimits = TEST_LIMITS): Promise<SandboxResult> => {
+    const { tools, caller } = math();
+    const started = performance.now();
+    const result = await sandbox().run({ code: `async function solve() {\n${body}\n}`, tools, caller, limits });
+    expect(performance.now() - started).toBeLessThanOrEqual(2 * limits.timeoutMs);
+    await expectHostUnharmed();
+    const next = await sandbox().run({ code: 'async function solve() { return await tools.add({a: 2, b: 3}); }', tools, caller, limits: TEST_LIMITS });
+    expect(next).toMatchObject({ ok: true, value: '5' });
+    return result;
+  };
+  return {
+    contain,
+    async expectError(body, kind, limits) {
+      const result = await contain(body, limits);
+      expect(result.ok ? `ok: ${result.value}` : result.error.kind).toBe(kind);
+      return result.ok ? '' : result.error.message;
+    },
+    async expectValue(body, value) {
+      expect(await contain(body)).toMatchObject({ ok: true, value });
+    },
+  };
+}

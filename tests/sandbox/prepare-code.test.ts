@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { prepareCode } from '../../src/sandbox/prepare-code.js';
+
+function code(text: string): string {
+  const prepared = prepareCode(text);
+  if (!prepared.ok) throw new Error(`expected code, got ${prepared.error.kind}: ${prepared.error.message}`);
+  return prepared.code;
+}
+
+function errorOf(text: string): { kind: string; message: string } {
+  const prepared = prepareCode(text);
+  if (prepared.ok) throw new Error(`expected an error, got code:\n${prepared.code}`);
+  return prepared.error;
+}
+
+const SOLVE = 'async function solve() {\n  return await tools.add({a: 1, b: 2});\n}';
+
+describe('prepareCode', () => {
+  it('passes plain code through unchanged', () => {
+    expect(code(SOLVE)).toBe(SOLVE);
+  });
+
+  it.each(['js', 'javascript', 'ts', 'typescript', 'python', 'JavaScript', ''])('extracts code from a ```%s fence', (label) => {
+    expect(code(`Here is my plan:\n\n\`\`\`${label}\n${SOLVE}\n\`\`\`\n\nIt adds the numbers.`).trim()).toBe(SOLVE);
+  });
+
+  it('takes the fence that defines solve when there are several', () => {
+    const text = `Usage:\n\`\`\`js\nconsole.log(await solve());\n\`\`\`\nCode:\n\`\`\`js\n${SOLVE}\n\`\`\``;
+    expect(code(text).trim()).toBe(SOLVE);
+  });
+
+  it('accepts a fence the answer never closed', () => {
+    expect(code(`\`\`\`javascript\n${SOLVE}\n`).trim()).toBe(SOLVE);
+  });
+
+  it('strips prose before and after unfenced code', () => {
+    const text = `Sure! I will add the numbers.\n\n${SOLVE}\n\nThis returns the sum of both numbers.`;
+    expect(code(text).trim()).toBe(SOLVE);
+  });
+
+  it('accepts const solve = async () =>', () => {
+    expect(code('const solve = async () => {\n  return 42;\n};')).toContain('const solve = async () =>');
+  });
+
+  it('drops export and export default in front of solve', () => {
+    expect(code(`export ${SOLVE}`).trim()).toBe(SOLVE);
+    expect(code(`export default ${SOLVE}`).trim()).toBe(SOLVE);
+    expect(code('export const solve = async () => 1;').trim()).toBe('const solve = async () => 1;');
+  });
+
+  it('names an anonymous default export solve', () => {
+    expect(code('export default async function () { return 1; }')).toMatch(/async function solve\(\)/);
+    expect(code('export default async () => 1;')).toMatch(/const solve = async \(\) => 1/);
+  });
+
+  it('removes export lists, module.exports and top-level calls of solve', () => {
+    const text = `${SOLVE}\nexport { solve };\nmodule.exports = { solve };\nsolve().then(console.log);\nconsole.log(await solve());`;
+    expect(code(text).trim()).toBe(SOLVE);
+  });
+
+  it('transpiles TypeScript annotations away', () => {
+    const ts = [
+      'interface Sum { total: number }',
+      'type Pair = [number, number];',
+      'async function solve(): Promise<string> {',
+      '  const pair: Pair = [1, 2];',
+      '  const sum: Sum = { total: (await tools.add({ a: pair[0], b: pair[1] })) as number };',
+      '  return `FINAL_ANSWER: ${sum.total}`;',
+      '}',
+    ].join('\n');
+    const js = code(`\`\`\`ts\n${ts}\n\`\`\``);
+    expect(js).not.toMatch(/interface|: Promise<string>|as number/);
+    expect(js).toContain('async function solve()');
+  });
+
+  it('refuses Python with a request for JavaScript', () => {
+    const error = errorOf('```python\nasync def solve():\n    return await tools.add(a=1, b=2)\n```');
+    expect(error.kind).toBe('python');
+    expect(error.message).toContain('JavaScript');
+    expect(error.message).toContain('async function solve()');
+  });
+
+  it('runs JavaScript that sits in a fence labelled python', () => {
+    expect(code(`\`\`\`python\n${SOLVE}\n\`\`\``).trim()).toBe(SOLVE);
+  });
+
+  it('reports a syntax error with line and column', () => {
+    const error = errorOf('async function solve() {\n  const x = ;\n  return x;\n}');
+    expect(error.kind).toBe('syntax');
+    expect(error.message).toMatch(/line 2, column \d+/);
+  });
+
+  it('reports missing solve()', () => {
+    const error = errorOf('async function main() { return 1; }');
+    expect(error.kind).toBe('no_solve');
+    expect(error.message).toContain('solve()');
+  });
+
+  it('refuses imports with a pointer to the global tools object', () => {
+    const error = errorOf(`import fs from 'node:fs';\n${SOLVE}`);
+    expect(error.kind).toBe('syntax');
+    expect(error.message).toContain('`tools`');
+  });
+
+  it('refuses an answer too long to be a plan', () => {
+    expect(errorOf(`${SOLVE}\n//${'x'.repeat(300_000)}`).kind).toBe('syntax');
+  });
+
+  it('never executes the code it checks', () => {
+    const marker = '__prepareCodeRan';
+    code(`globalThis.${marker} = true;\n${SOLVE}`);
+    expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
+  });
+});
