@@ -28,3 +28,10 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; input
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** The `--json` result of a run that got as far as running the agent; otherwise fails with what the CLI printed. */
+export function resultOf(run: CliRun): any {
+  const json = JSON.parse(run.stdout || 'null');
+  if (!json || !Array.isArray(json.steps)) throw new Error(`no agent result (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  return json;
+}

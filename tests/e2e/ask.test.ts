@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/run-cli.js';
+import { runCli, resultOf } from '../cli/run-cli.js';
 import { startFakeGeminiServer, geminiRoute, geminiTextReply } from '../helpers/fake-gemini-server.js';
 import { startFakeOllamaServer, ollamaChatReply, type FakeLlmServer, type RecordedRequest } from '../helpers/fake-ollama-server.js';
 import { PERCEPTION_JSON, fenced, isPerception, ollamaEnv, promptOf, tempProject } from './ask-harness.js';
@@ -43,7 +43,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
     const { profile, memoryDir } = tempProject();
     const run = await runCli(['--profile', profile, '--json', 'ask', 'Sum the exponentials of the ASCII codes of INDIA'], { env: ollamaEnv(llm.url) });
     expect(run.code).toBe(0);
-    const json = JSON.parse(run.stdout);
+    const json = resultOf(run);
     expect(json).toMatchObject({ status: 'answered', answer: String(INDIA_EXP_SUM) });
     expect(json.steps).toHaveLength(1);
     expect(json.steps[0]).toMatchObject({ step: 1, strategy: 'conservative', servers: ['math'], outcome: 'final_answer', error: null });
@@ -66,7 +66,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
     ]);
     const { profile } = tempProject();
     const run = await runCli(['--profile', profile, '--json', 'ask', 'Add the ASCII codes of AB'], { env: ollamaEnv(llm.url) });
-    const json = JSON.parse(run.stdout);
+    const json = resultOf(run);
     expect(json).toMatchObject({ status: 'answered', answer: '131' });
     expect(json.steps.map((s: { step: number; outcome: string }) => [s.step, s.outcome])).toEqual([
       [1, 'further_processing'],
@@ -84,7 +84,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
     ]);
     const { profile } = tempProject();
     const run = await runCli(['--profile', profile, '--json', 'ask', 'What is 1/4?'], { env: ollamaEnv(llm.url) });
-    const json = JSON.parse(run.stdout);
+    const json = resultOf(run);
     expect(json).toMatchObject({ status: 'answered', answer: '0.25' });
     expect(json.steps[0]).toMatchObject({ outcome: 'sandbox_error' });
     expect(json.steps[0].error).toMatch(/zero/i);
@@ -100,7 +100,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
     ]);
     const { profile } = tempProject({ max_tool_calls_per_plan: 3 });
     const run = await runCli(['--profile', profile, '--json', 'ask', 'Count to four'], { env: ollamaEnv(llm.url) });
-    const json = JSON.parse(run.stdout);
+    const json = resultOf(run);
     expect(json.steps[0].outcome).toBe('sandbox_error');
     expect(json.steps[0].tool_calls.map((c: { ok: boolean }) => c.ok)).toEqual([true, true, true, false]);
     expect(decisionPrompts(llm)[1]).toMatch(/3 tool calls|call cap|at most 3/i);
@@ -114,7 +114,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
     ]);
     const { profile } = tempProject({ timeout_ms: 1000 });
     const run = await runCli(['--profile', profile, '--json', 'ask', 'Loop'], { env: ollamaEnv(llm.url) });
-    const json = JSON.parse(run.stdout);
+    const json = resultOf(run);
     expect(json.steps[0]).toMatchObject({ outcome: 'sandbox_error' });
     expect(json.steps[0].error).toMatch(/time/i);
     expect(json).toMatchObject({ status: 'answered', answer: 'done' });
@@ -137,7 +137,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
       const llm = await ollamaWithPlans([`async function solve() { return "FINAL_ANSWER: ok"; }`]);
       const { profile } = tempProject();
       const run = await runCli(['--profile', profile, '--strategy', strategy, '--json', 'ask', 'Say ok'], { env: ollamaEnv(llm.url) });
-      expect(JSON.parse(run.stdout).steps[0].strategy).toBe(strategy);
+      expect(resultOf(run).steps[0].strategy).toBe(strategy);
       expect(decisionPrompts(llm)[0]).toContain(marker);
     });
   }
