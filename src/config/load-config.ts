@@ -71,17 +71,19 @@ export function loadConfig({ profilePath, modelsPath }: LoadConfigOptions = {}):
 }
 
 function resolveServers(profile: Profile, profileFile: string, at: (p: string) => string): ServerSpec[] {
+  // Settings every server of ours reads; a server's own `env` overrides them.
+  const shared = { CORTEX_BLOCK_PRIVATE_NETWORK: String(profile.security.block_private_network) };
   const specs: ServerSpec[] = profile.mcp_servers.map((s) => ({
     id: s.id,
     command: s.script ? process.execPath : s.command!,
     args: s.script ? [at(s.script), ...s.args] : s.args,
     cwd: at(s.cwd ?? '.'),
-    env: s.env,
+    env: { ...shared, ...s.env },
     description: s.description,
     capabilities: s.capabilities,
   }));
   for (const [id, s] of Object.entries(profile.mcpServers ?? {})) {
-    specs.push({ id, command: s.command, args: s.args, cwd: at(s.cwd ?? '.'), env: s.env, description: s.description, capabilities: [] });
+    specs.push({ id, command: s.command, args: s.args, cwd: at(s.cwd ?? '.'), env: { ...shared, ...s.env }, description: s.description, capabilities: [] });
   }
   const seen = new Set<string>();
   for (const s of specs) {

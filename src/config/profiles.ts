@@ -90,6 +90,12 @@ export const ProfileSchema = z.strictObject({
       tool_timeout_ms: boundedInt(100, 300_000, 20_000),
     })
     .prefault({}),
+  security: z
+    .strictObject({
+      /** Refuse private and loopback addresses in web tools (link-local/metadata are always refused). */
+      block_private_network: z.boolean().default(true),
+    })
+    .prefault({}),
   paths: z
     .strictObject({
       documents: z.string().default('documents'),

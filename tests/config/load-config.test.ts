@@ -40,8 +40,26 @@ describe('loadConfig', () => {
     const root = project({ 'profiles.yaml': 'mcpServers:\n  echo: {command: echo-server, args: [--x]}\n' });
     const config = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') });
     expect(config.servers).toEqual([
-      { id: 'echo', command: 'echo-server', args: ['--x'], cwd: root, env: {}, description: '', capabilities: [] },
+      {
+        id: 'echo',
+        command: 'echo-server',
+        args: ['--x'],
+        cwd: root,
+        env: { CORTEX_BLOCK_PRIVATE_NETWORK: 'true' },
+        description: '',
+        capabilities: [],
+      },
     ]);
+  });
+
+  it("passes security.block_private_network to every server unless the server's env overrides it", () => {
+    const root = project({
+      'profiles.yaml':
+        'security:\n  block_private_network: false\nmcp_servers:\n  - {id: a, command: x}\n  - {id: b, command: y, env: {CORTEX_BLOCK_PRIVATE_NETWORK: "true"}}\n',
+    });
+    const [a, b] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') }).servers;
+    expect(a!.env.CORTEX_BLOCK_PRIVATE_NETWORK).toBe('false');
+    expect(b!.env.CORTEX_BLOCK_PRIVATE_NETWORK).toBe('true');
   });
 
   it('refuses a server id defined twice', () => {
