@@ -1,0 +1,211 @@
+// The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits.
+import { errorMessage } from '../../errors.js';
+import { builtPath } from '../../paths.js';
+import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
+import { formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
+import { MAX_URL_FILE_BYTES, WORKER_HEAP_MB, WORKER_MAX_FILES, WORKER_RETIRE_HEAP_MB, resolveExtractionLimits } from './limits.js';
+import { ParseWorker } from './parse-worker.js';
+import { readResolved, resolveSafely, formatBytes } from './read-safely.js';
+import { createSafeFetch, type FetchUrl, type FetchedBody } from './safe-fetch.js';
+import { checkWebUrl, readUrlFile } from './url-file.js';
+
+export interface CreateExtractorOptions {
+  /** The documents folder; only regular files inside it (symlinks resolved) are read. */
+  documentsDir: string;
+  /** Fetches the target of `.url` files and extractUrl(); default createSafeFetch() (public http(s) only, 15 s, 5 MB). */
+  fetchUrl?: FetchUrl;
+  /** Per-file limits used when extract() is given none; default DEFAULT_EXTRACTION_LIMITS. */
+  limits?: Partial<ExtractionLimits>;
+  /** V8 heap of the parse worker, in MB; default WORKER_HEAP_MB. Past it the worker dies and the file is too_large. */
+  workerHeapMb?: number;
+  /** Built worker entry; default dist/src/rag/extract/extract-worker.js. */
+  workerPath?: string;
+}
+
+/**
+ * Creates an Extractor for one documents folder (DESIGN §3.8). Files are extracted one at a time in a
+ * worker thread with a capped heap; the worker is reused while healthy, terminated at a file's
+ * deadline, and replaced after it dies, runs out of heap, grows big or has parsed WORKER_MAX_FILES.
+ * extract() and extractUrl() never throw.
+ */
+export function createExtractor(options: CreateExtractorOptions): WorkerExtractor {
+  return new WorkerExtractor(options);
+}
+
+type Failure = Extract<ExtractionResult, { ok: false }>;
+
+export class WorkerExtractor implements Extractor {
+  private readonly documentsDir: string;
+  private readonly fetchUrl: FetchUrl;
+  private readonly defaults: ExtractionLimits;
+  private readonly heapMb: number;
+  private readonly workerPath: string;
+  private worker: ParseWorker | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: CreateExtractorOptions) {
+    this.documentsDir = options.documentsDir;
+    this.fetchUrl = options.fetchUrl ?? createSafeFetch();
+    this.defaults = resolveExtractionLimits(options.limits ?? {}, DEFAULT_EXTRACTION_LIMITS);
+    this.heapMb = options.workerHeapMb ?? WORKER_HEAP_MB;
+    this.workerPath = options.workerPath ?? builtPath('src/rag/extract/extract-worker.js');
+  }
+
+  /** Thread id of the current worker, if one is running (for tests and diagnostics). */
+  get workerThreadId(): number | undefined {
+    return this.worker?.alive ? this.worker.threadId : undefined;
+  }
+
+  extract(path: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
+    return this.enqueue((lim, deadline) => this.extractFile(path, lim, deadline), limits);
+  }
+
+  /**
+   * Fetches an http(s) URL with the extractor's fetchUrl and extracts it like a `.url` file
+   * (for the documents server's convert_webpage_url_into_markdown). Format 'url'; never throws.
+   */
+  extractUrl(url: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
+    return this.enqueue((lim, deadline) => {
+      const target = checkWebUrl(url, url);
+      return target.ok ? this.fetchAndParse(target.url, target.url, lim, deadline) : Promise.resolve(fail('fetch_error', target.message));
+    }, limits);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await this.retire();
+  }
+
+  // Files are extracted one at a time: parsing is CPU-bound and the machine may have two cores.
+  private enqueue(job: (limits: ExtractionLimits, deadline: number) => Promise<ExtractionResult>, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
+    const run = async (): Promise<ExtractionResult> => {
+      if (this.closed) return fail('parse_error', 'The extractor was closed.');
+      const lim = resolveExtractionLimits(limits ?? {}, this.defaults);
+      try {
+        return await job(lim, performance.now() + lim.timeoutMs);
+      } catch (err) {
+        // Our own bug, not the file's; still a result, because extract() never throws.
+        await this.retire();
+        return fail('parse_error', `Extraction failed unexpectedly: ${errorMessage(err)}`);
+      }
+    };
+    const result = this.queue.then(run);
+    this.queue = result;
+    return result;
+  }
+
+  private async extractFile(path: string, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
+    const resolved = await resolveSafely(this.documentsDir, path);
+    if (!resolved.ok) return resolved;
+    const format = formatOfPath(path);
+    if (format === null) return fail('unsupported', `${resolved.shown}: this file type is not supported.`);
+    const maxBytes = format === 'url' ? Math.min(limits.maxFileBytes, MAX_URL_FILE_BYTES) : limits.maxFileBytes;
+    const read = await readResolved(resolved, maxBytes);
+    if (!read.ok) return read;
+    if (format !== 'url') return this.parse({ format, bytes: read.bytes, name: resolved.shown }, limits, deadline);
+    const target = readUrlFile(new TextDecoder().decode(read.bytes), resolved.shown);
+    if (!target.ok) return fail('fetch_error', target.message);
+    return this.fetchAndParse(target.url, resolved.shown, limits, deadline);
+  }
+
+  private async fetchAndParse(url: string, name: string, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
+    const fetched = await this.fetchBefore(url, name, limits, deadline);
+    if ('ok' in fetched) return fetched;
+    const bytes = typeof fetched.body === 'string' ? Buffer.from(fetched.body, 'utf8') : fetched.body;
+    if (bytes.byteLength > limits.maxFileBytes) {
+      return fail('too_large', `${name}: ${url} is larger than the ${formatBytes(limits.maxFileBytes)} limit.`);
+    }
+    // A string body is already decoded: tell the HTML parser it is UTF-8 now, whatever the page's <meta> says.
+    const contentType = typeof fetched.body === 'string' ? `${fetched.contentType.split(';')[0] ?? ''}; charset=utf-8` : fetched.contentType;
+    const format = formatOfContentType(contentType, bytes);
+    if (format === null) return fail('unsupported', `${name}: ${url} returned ${fetched.contentType || 'an unknown type'}, which is not supported.`);
+    const result = await this.parse({ format, bytes, name, contentType }, limits, deadline);
+    return result.ok ? { ...result, format: 'url' } : result;
+  }
+
+  /** The fetch, cut off at the file's deadline (its own timeout may be longer). */
+  private fetchBefore(url: string, name: string, limits: ExtractionLimits, deadline: number): Promise<FetchedBody | Failure> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<Failure>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve(timeoutFailure(name, limits));
+      }, Math.max(0, deadline - performance.now()));
+    });
+    // Called inside then() so that an injected fetch that throws instead of rejecting is still a fetch_error.
+    const fetched = Promise.resolve()
+      .then(() => this.fetchUrl(url, { signal: controller.signal, maxBytes: limits.maxFileBytes }))
+      .then(
+        (got): FetchedBody | Failure =>
+          isFetchedBody(got)
+            ? { contentType: typeof got.contentType === 'string' ? got.contentType : '', body: got.body }
+            : fail('fetch_error', `Fetching ${url} returned no body.`),
+        (err: unknown): Failure => fail('fetch_error', errorMessage(err)),
+      );
+    return Promise.race([fetched, timedOut]).finally(() => clearTimeout(timer));
+  }
+
+  private async parse(
+    file: { format: ParseFormat; bytes: Uint8Array; name: string; contentType?: string },
+    limits: ExtractionLimits,
+    deadline: number,
+  ): Promise<ExtractionResult> {
+    const remaining = deadline - performance.now();
+    if (remaining <= 0) return timeoutFailure(file.name, limits);
+    const worker = this.acquireWorker();
+    worker.files++;
+    // The worker takes over the buffer; a view into a shared pool (small Buffers) is copied first.
+    const owned = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : new Uint8Array(file.bytes);
+    const outcome = await worker.run(
+      { type: 'parse', id: this.nextId++, format: file.format, bytes: owned, name: file.name, maxTextChars: limits.maxTextChars, ...(file.contentType ? { contentType: file.contentType } : {}) },
+      remaining,
+    );
+    switch (outcome.kind) {
+      case 'result':
+        if (outcome.heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
+        return outcome.result;
+      case 'timeout':
+        await this.retire();
+        return timeoutFailure(file.name, limits);
+      case 'died':
+        await this.retire();
+        if (outcome.outOfMemory) {
+          return fail('too_large', `${file.name} needed more than ${this.heapMb} MB of memory to parse; it was skipped.`);
+        }
+        return fail('parse_error', `The parser crashed on ${file.name} (${outcome.detail}).`);
+    }
+  }
+
+  private acquireWorker(): ParseWorker {
+    if (!this.worker?.alive) this.worker = ParseWorker.start(this.workerPath, this.heapMb);
+    return this.worker;
+  }
+
+  private async retire(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    await worker?.terminate();
+  }
+}
+
+function fail(reason: Failure['reason'], message: string): Failure {
+  return { ok: false, reason, message };
+}
+
+function timeoutFailure(name: string, limits: ExtractionLimits): Failure {
+  return fail('timeout', `${name} took longer than the ${formatSeconds(limits.timeoutMs)} limit to extract; it was skipped.`);
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+function isFetchedBody(value: unknown): value is FetchedBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const body = (value as Partial<FetchedBody>).body;
+  return typeof body === 'string' || body instanceof Uint8Array;
+}

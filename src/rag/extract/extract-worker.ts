@@ -1,0 +1,50 @@
+// Parse worker thread: receives one file's bytes at a time, parses them, replies with the result. Run by ParseWorker.
+import { getHeapStatistics } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import { errorMessage } from '../../errors.js';
+import type { ExtractionResult } from '../types.js';
+import { finishResult, parseError, type ParseOutcome } from './parsed.js';
+import type { ParseReply, ParseRequest } from './protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('extract-worker.js must run as a worker thread');
+
+// pdfjs can leave a rejected promise behind after destroy(); it must not end the worker (the host would
+// count that as a crash). Real failures surface through the awaited parse below.
+process.on('unhandledRejection', () => undefined);
+
+port.on('message', (request: ParseRequest) => {
+  void handle(request).then((result) => {
+    const reply: ParseReply = { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20) };
+    port.postMessage(reply);
+  });
+});
+
+async function handle(request: ParseRequest): Promise<ExtractionResult> {
+  try {
+    const outcome = await parse(request);
+    return finishResult(request.format, outcome, request.name, request.maxTextChars);
+  } catch (err) {
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      return parseError(`${request.name} is nested too deeply to parse.`);
+    }
+    return parseError(`${request.name} could not be parsed (${errorMessage(err)}).`);
+  }
+}
+
+// Parsers are imported on first use, so a worker that only sees PDFs never loads jsdom and the reverse.
+async function parse({ format, bytes, name, maxTextChars, contentType }: ParseRequest): Promise<ParseOutcome> {
+  switch (format) {
+    case 'pdf':
+      return (await import('./parse-pdf.js')).parsePdf(bytes, name, maxTextChars);
+    case 'html':
+      return (await import('./parse-html.js')).parseHtml(bytes, name, contentType);
+    case 'docx':
+      return (await import('./parse-docx.js')).parseDocx(bytes, name);
+    case 'txt':
+    case 'md':
+    case 'csv':
+    case 'json':
+      return (await import('./parse-text.js')).parseText(format, bytes, name);
+  }
+}

@@ -1,0 +1,32 @@
+// Messages between the extractor (host) and its parse worker thread.
+import type { ExtractionResult } from '../types.js';
+import type { ParseFormat } from './formats.js';
+
+/** Host → worker: parse these bytes. */
+export interface ParseRequest {
+  type: 'parse';
+  id: number;
+  format: ParseFormat;
+  /** The file's bytes; the buffer is transferred, not copied. */
+  bytes: Uint8Array;
+  /** File name, for messages. */
+  name: string;
+  maxTextChars: number;
+  /** Content-Type of a fetched body (its charset helps decode HTML), if any. */
+  contentType?: string;
+}
+
+/** Worker → host: the outcome of one request, and the heap left behind (for recycling). */
+export interface ParseReply {
+  type: 'result';
+  id: number;
+  result: ExtractionResult;
+  heapUsedMb: number;
+}
+
+/** True when `value` looks like a ParseReply (the host trusts nothing that crosses the thread boundary blindly). */
+export function isParseReply(value: unknown): value is ParseReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<ParseReply>;
+  return v.type === 'result' && typeof v.id === 'number' && typeof v.result === 'object' && v.result !== null;
+}

@@ -1,0 +1,163 @@
+// Reads one file from the documents folder, refusing anything that is not a regular file inside it.
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { errorMessage } from '../../errors.js';
+
+/** Bytes read per read() call. */
+const READ_CHUNK_BYTES = 1 << 20;
+
+export type SafeReadFailure = { ok: false; reason: 'unsafe_path' | 'too_large' | 'parse_error'; message: string };
+export type SafeReadResult = { ok: true; bytes: Buffer; realPath: string; name: string } | SafeReadFailure;
+
+/** A path that passed the checks that need no open file: inside the folder, symlinks resolved, a regular file. */
+export interface ResolvedFile {
+  ok: true;
+  /** Real path (symlinks resolved), inside the real documents folder. */
+  realPath: string;
+  rootReal: string;
+  /** File name as the caller gave it, for messages. */
+  shown: string;
+  stats: Stats;
+}
+
+export interface SafeReadOptions {
+  /** The documents folder. */
+  root: string;
+  /** Absolute, or relative to `root`. */
+  path: string;
+  /** Larger files are refused as too_large, whether the size shows before or during the read. */
+  maxBytes: number;
+}
+
+/** resolveSafely() then readResolved(): the whole check-and-read of one file. Never throws. */
+export async function readSafely({ root, path, maxBytes }: SafeReadOptions): Promise<SafeReadResult> {
+  const resolved = await resolveSafely(root, path);
+  return resolved.ok ? readResolved(resolved, maxBytes) : resolved;
+}
+
+/**
+ * Accepts `path` only if it is a regular file whose real path (symlinks resolved) lies inside the real
+ * path of `root`; a path that leaves the folder is refused before the disk is touched. Never throws.
+ */
+export async function resolveSafely(root: string, path: string): Promise<ResolvedFile | SafeReadFailure> {
+  const shown = basename(path) || path;
+  const refuse = (why: string): SafeReadFailure => unsafe(shown, why);
+  let rootReal: string;
+  try {
+    rootReal = await realpath(root);
+  } catch (err) {
+    return { ok: false, reason: 'parse_error', message: `The documents folder ${root} can't be read (${errorMessage(err)}).` };
+  }
+  if (path.includes('\0')) return refuse('the path contains a NUL character');
+  const requested = resolve(root, path);
+  // The lexical check catches ../ before touching the disk; the real-path check below catches symlinks.
+  if (!isInside(resolve(root), requested) && !isInside(rootReal, requested)) return refuse('it is outside the documents folder');
+
+  let realPath: string;
+  try {
+    realPath = await realpath(requested);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, reason: 'parse_error', message: `${shown} does not exist (or is a broken link).` };
+    return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
+  }
+  if (!isInside(rootReal, realPath)) return refuse('it resolves (through a symlink) to a place outside the documents folder');
+  let stats: Stats;
+  try {
+    stats = await lstat(realPath);
+  } catch (err) {
+    return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
+  }
+  if (!stats.isFile()) return refuse(`it is ${describeKind(stats)}, not a regular file`);
+  return { ok: true, realPath, rootReal, shown, stats };
+}
+
+/**
+ * Reads a resolved file through a descriptor opened with O_NOFOLLOW|O_NONBLOCK, after checking that
+ * descriptor again (same inode, still a regular file, still inside the folder), so swapping the file
+ * after resolveSafely() can't redirect the read. Never throws.
+ */
+export async function readResolved(file: ResolvedFile, maxBytes: number): Promise<SafeReadResult> {
+  const { realPath, rootReal, shown, stats: before } = file;
+  if (before.size > maxBytes) return tooLarge(shown, before.size, maxBytes);
+  let handle: FileHandle;
+  try {
+    // O_NONBLOCK: if a FIFO was swapped in after lstat, open() returns instead of waiting for a writer.
+    handle = await open(realPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return unsafe(shown, 'it became a symlink while being opened');
+    return { ok: false, reason: 'parse_error', message: `${shown} can't be opened (${errorMessage(err)}).` };
+  }
+  try {
+    const after = await handle.stat();
+    if (!after.isFile()) return unsafe(shown, `it is ${describeKind(after)}, not a regular file`);
+    if (after.ino !== before.ino || after.dev !== before.dev) return unsafe(shown, 'it was replaced while being opened');
+    // A directory in the path swapped for a symlink between realpath() and open() shows here.
+    const opened = await openedPath(handle.fd);
+    if (opened !== null && !isInside(rootReal, opened)) return unsafe(shown, 'it was moved outside the documents folder while being opened');
+    if (after.size > maxBytes) return tooLarge(shown, after.size, maxBytes);
+    const bytes = await readAtMost(handle, maxBytes + 1);
+    if (bytes.length > maxBytes) return tooLarge(shown, bytes.length, maxBytes, false);
+    return { ok: true, bytes, realPath, name: basename(realPath) };
+  } catch (err) {
+    return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+function unsafe(shown: string, why: string): SafeReadFailure {
+  return { ok: false, reason: 'unsafe_path', message: `${shown} was not read: ${why}.` };
+}
+
+/** True when `child` lies strictly inside `parent` (not `parent` itself, not a sibling such as `parent-2`). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel !== '' && !isAbsolute(rel) && rel.split(sep)[0] !== '..';
+}
+
+function tooLarge(name: string, size: number, maxBytes: number, exact = true): SafeReadFailure {
+  return { ok: false, reason: 'too_large', message: `${name} is larger than the ${formatBytes(maxBytes)} limit (${formatBytes(size)}${exact ? '' : ' or more'}).` };
+}
+
+/** "1.5 MB", "12 KB", "300 B". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 2 ** 20) return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}
+
+function describeKind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isSymbolicLink()) return 'a symlink';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a special file';
+}
+
+/** Where the descriptor really points (Linux /proc), or null where that can't be known. */
+async function openedPath(fd: number): Promise<string | null> {
+  try {
+    return await readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads until EOF or `limit` bytes, whichever comes first; the size from stat is not trusted. */
+async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  // Bounded: every pass reads at least one byte or ends, and `total` never exceeds `limit`.
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, limit - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}

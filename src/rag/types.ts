@@ -1,0 +1,54 @@
+// Contracts between the RAG stages: extraction (file → text) and indexing/search (text → chunks → FAISS).
+
+/** One page of extracted text; PDFs have real page numbers, other formats a single page 1. */
+export interface ExtractedPage {
+  page: number;
+  /** Markdown-ish text of the page. */
+  text: string;
+}
+
+export type ExtractionResult =
+  | {
+      ok: true;
+      /** Format detected, e.g. 'pdf', 'html', 'md', 'txt', 'docx', 'csv', 'json', 'url'. */
+      format: string;
+      /** Document title when the format has one (HTML title, PDF metadata), else null. */
+      title: string | null;
+      pages: ExtractedPage[];
+      /** Problems that did not stop extraction (e.g. 3 pages without a text layer). */
+      warnings: string[];
+    }
+  | {
+      ok: false;
+      /** Why the file was skipped: unsupported, too_large, timeout, parse_error, no_text, unsafe_path, fetch_error. */
+      reason: 'unsupported' | 'too_large' | 'timeout' | 'parse_error' | 'no_text' | 'unsafe_path' | 'fetch_error';
+      /** One sentence for the user's warning line. */
+      message: string;
+    };
+
+/** Limits for extracting one file. */
+export interface ExtractionLimits {
+  /** Files larger than this are skipped. Default 50 MB. */
+  maxFileBytes: number;
+  /** Wall clock per file, parse included; the worker is killed past it. Default 30 s. */
+  timeoutMs: number;
+  /** Extracted text is cut at this many characters. Default 5,000,000. */
+  maxTextChars: number;
+}
+
+export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {
+  maxFileBytes: 50 * 2 ** 20,
+  timeoutMs: 30_000,
+  maxTextChars: 5_000_000,
+};
+
+/** Extracts text from files inside one documents folder. */
+export interface Extractor {
+  /**
+   * Extracts `path` (absolute, or relative to the documents folder). Never throws for a bad file:
+   * refuses paths that resolve outside the folder (symlinks included) and anything not a regular file.
+   */
+  extract(path: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult>;
+  /** Stops the worker(s). */
+  close(): Promise<void>;
+}
