@@ -5,6 +5,7 @@ import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { parseModels, type ModelsFile } from './models.js';
 import { parseProfile, type Profile } from './profiles.js';
+import { sharedServerEnv } from './server-env.js';
 
 /** Config files larger than this are refused unread: no real profile comes close. */
 const MAX_CONFIG_BYTES = 1_000_000;
@@ -36,6 +37,8 @@ export interface LoadConfigOptions {
   profilePath?: string;
   /** Defaults to models.yaml beside the profile; a missing default file means no models. */
   modelsPath?: string;
+  /** Where model hosts and keys for the servers come from. Default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 function readConfigFile(file: string): string {
@@ -51,7 +54,7 @@ function readConfigFile(file: string): string {
 }
 
 /** Loads and validates both config files; throws ConfigError on the first problem. */
-export function loadConfig({ profilePath, modelsPath }: LoadConfigOptions = {}): LoadedConfig {
+export function loadConfig({ profilePath, modelsPath, env = process.env }: LoadConfigOptions = {}): LoadedConfig {
   const profileFile = resolve(profilePath ?? resolve(PROJECT_ROOT, 'config', 'profiles.yaml'));
   const profile = parseProfile(readConfigFile(profileFile), profileFile);
   const root = dirname(dirname(profileFile));
@@ -59,20 +62,12 @@ export function loadConfig({ profilePath, modelsPath }: LoadConfigOptions = {}):
   const models =
     modelsPath || existsSync(modelsFile) ? parseModels(readConfigFile(modelsFile), modelsFile) : { models: {} };
   const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
-  return {
-    profile,
-    models,
-    profileFile,
-    modelsFile,
-    root,
-    paths: { documents: at(profile.paths.documents), memory: at(profile.paths.memory), faissIndex: at(profile.paths.faiss_index) },
-    servers: resolveServers(profile, profileFile, at),
-  };
+  const paths = { documents: at(profile.paths.documents), memory: at(profile.paths.memory), faissIndex: at(profile.paths.faiss_index) };
+  const shared = sharedServerEnv({ profile, models, profileFile, modelsFile, paths, env });
+  return { profile, models, profileFile, modelsFile, root, paths, servers: resolveServers(profile, profileFile, at, shared) };
 }
 
-function resolveServers(profile: Profile, profileFile: string, at: (p: string) => string): ServerSpec[] {
-  // Settings every server of ours reads; a server's own `env` overrides them.
-  const shared = { CORTEX_BLOCK_PRIVATE_NETWORK: String(profile.security.block_private_network) };
+function resolveServers(profile: Profile, profileFile: string, at: (p: string) => string, shared: Record<string, string>): ServerSpec[] {
   const specs: ServerSpec[] = profile.mcp_servers.map((s) => ({
     id: s.id,
     command: s.script ? process.execPath : s.command!,

@@ -90,6 +90,12 @@ export const ProfileSchema = z.strictObject({
       tool_timeout_ms: boundedInt(100, 300_000, 20_000),
     })
     .prefault({}),
+  rag: z
+    .strictObject({
+      /** structural: by headings and paragraphs. semantic: the LLM splits (needs llm.text_generation to be a model key). */
+      chunking: z.enum(['structural', 'semantic']).default('structural'),
+    })
+    .prefault({}),
   security: z
     .strictObject({
       /** Refuse private and loopback addresses in web tools (link-local/metadata are always refused). */

@@ -40,15 +40,7 @@ describe('loadConfig', () => {
     const root = project({ 'profiles.yaml': 'mcpServers:\n  echo: {command: echo-server, args: [--x]}\n' });
     const config = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') });
     expect(config.servers).toEqual([
-      {
-        id: 'echo',
-        command: 'echo-server',
-        args: ['--x'],
-        cwd: root,
-        env: { CORTEX_BLOCK_PRIVATE_NETWORK: 'true' },
-        description: '',
-        capabilities: [],
-      },
+      { id: 'echo', command: 'echo-server', args: ['--x'], cwd: root, env: expect.any(Object), description: '', capabilities: [] },
     ]);
   });
 
@@ -60,6 +52,33 @@ describe('loadConfig', () => {
     const [a, b] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') }).servers;
     expect(a!.env.CORTEX_BLOCK_PRIVATE_NETWORK).toBe('false');
     expect(b!.env.CORTEX_BLOCK_PRIVATE_NETWORK).toBe('true');
+  });
+
+  it('tells the servers where documents and the index live, and which embedder to use', () => {
+    const root = project({
+      'profiles.yaml': 'paths:\n  documents: docs\nllm:\n  embedding: local\nmcp_servers:\n  - {id: a, command: x}\n',
+      'models.yaml': 'models:\n  local: {type: ollama, model: m, embedding_model: nomic-embed-text, base_url: "http://10.0.0.5:11434"}\n',
+    });
+    const [a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: {} }).servers;
+    expect(a!.env).toMatchObject({
+      CORTEX_DOCUMENTS_DIR: join(root, 'docs'),
+      CORTEX_FAISS_DIR: join(root, 'faiss_index'),
+      CORTEX_EMBEDDING: 'ollama:nomic-embed-text',
+      OLLAMA_HOST: 'http://10.0.0.5:11434',
+    });
+  });
+
+  it('forwards no model host or key while embeddings are built in', () => {
+    const root = project({ 'profiles.yaml': 'mcp_servers:\n  - {id: a, command: x}\n' });
+    const [a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: { GEMINI_API_KEY: 'secret', OLLAMA_HOST: 'h' } }).servers;
+    expect(a!.env.CORTEX_EMBEDDING).toBe('builtin');
+    expect(a!.env).not.toHaveProperty('GEMINI_API_KEY');
+    expect(a!.env).not.toHaveProperty('OLLAMA_HOST');
+  });
+
+  it('names llm.embedding when it is not a model key', () => {
+    const root = project({ 'profiles.yaml': 'llm:\n  embedding: nope\n' });
+    expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml: llm\.embedding: "nope" is not a key of/);
   });
 
   it('refuses a server id defined twice', () => {
