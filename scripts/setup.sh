@@ -13,6 +13,9 @@ npm run build --silent
 echo "==> Checking the MCP servers"
 node bin/cortex.js servers list
 
+echo "==> Indexing the documents folder"
+node bin/cortex.js index
+
 echo "==> Asking a sample question"
 status=0
 node bin/cortex.js ask "What is the sum of the ASCII codes of the letters in INDIA?" || status=$?

@@ -48,6 +48,14 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
       ),
     );
 
+  program
+    .command('index')
+    .description('index the documents folder for search (only new and changed files)')
+    .option('--rebuild', 're-extract and re-embed every file')
+    .action((opts: { rebuild?: boolean }) =>
+      run(async (config, out) => (await import('./cli/index-command.js')).indexCommand(config, { rebuild: Boolean(opts.rebuild) }, out)),
+    );
+
   const servers = program.command('servers').description('list or check the configured MCP servers');
   servers
     .command('list', { isDefault: true })

@@ -1,0 +1,49 @@
+// Stdio entry of the documents MCP server: `node dist/mcp-servers/documents/main.js` (settings in CORTEX_* variables, see settings.ts).
+import { mkdir } from 'node:fs/promises';
+import { errorMessage } from '../../src/errors.js';
+import { createLlmClient } from '../../src/llm/select.js';
+import { createDocumentLibrary } from '../../src/rag/document-library.js';
+import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
+import { createExtractor } from '../../src/rag/extract/create-extractor.js';
+import { createSafeFetch } from '../../src/rag/extract/safe-fetch.js';
+import { runStdioServer } from '../shared/run-stdio-server.js';
+import { buildDocumentsServer } from './build-server.js';
+import { createLazyLibrary } from './lazy-library.js';
+import { readDocumentsSettings } from './settings.js';
+
+const log = (line: string): void => {
+  process.stderr.write(`[documents] ${line}\n`);
+};
+
+let settings;
+try {
+  settings = readDocumentsSettings(process.env);
+} catch (err) {
+  log(errorMessage(err));
+  process.exit(2);
+}
+const { documentsDir, indexDir, embedding, chunking, chunkingModel, indexAtStart, blockPrivateNetwork } = settings;
+await mkdir(documentsDir, { recursive: true });
+// .url files and convert_webpage_url_into_markdown go through the same fetch, under the profile's network policy.
+const extractor = createExtractor({ documentsDir, fetchUrl: createSafeFetch({ allowPrivateAddresses: !blockPrivateNetwork }) });
+const library = createLazyLibrary(async () =>
+  createDocumentLibrary({
+    documentsDir,
+    indexDir,
+    embedder: await embedderFromSetting(embedding, process.env),
+    extractor,
+    chunking,
+    ...(chunkingModel ? { llm: createLlmClient(chunkingModel, process.env) } : {}),
+    log,
+  }),
+);
+const server = buildDocumentsServer({ library, extractor, documentsDir, extractUrl: (url) => extractor.extractUrl(url) });
+await runStdioServer(server, { name: 'documents' });
+log(`documents ${documentsDir}, index ${indexDir}, embedding ${embedding}, chunking ${chunking}`);
+if (indexAtStart) {
+  // In the background: tools/list answers at once; the first search waits for this run to finish.
+  library.refresh().then(
+    ({ notes }) => notes.forEach(log),
+    (err: unknown) => log(`indexing at start failed: ${errorMessage(err)}`),
+  );
+}

@@ -1,0 +1,73 @@
+// The documents server's settings, from environment variables (profiles.yaml passes `env` to each server).
+import { isAbsolute, resolve } from 'node:path';
+import type { ModelConfig } from '../../src/config/models.js';
+import { ConfigError } from '../../src/errors.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import type { ChunkingMode } from '../../src/rag/chunk/chunk-document.js';
+
+/** Request timeout of the semantic-chunking LLM (a local model on a CPU is slow). */
+export const CHUNKING_LLM_TIMEOUT_MS = 120_000;
+/** Retries of a failed semantic-chunking request. */
+export const CHUNKING_LLM_MAX_RETRIES = 2;
+
+export interface DocumentsSettings {
+  /** CORTEX_DOCUMENTS_DIR, default <project>/documents. */
+  documentsDir: string;
+  /** CORTEX_FAISS_DIR, default <project>/faiss_index. */
+  indexDir: string;
+  /** CORTEX_EMBEDDING: builtin (default), builtin:<dimension>, ollama:<model> or gemini:<model>. */
+  embedding: string;
+  /** CORTEX_CHUNKING: structural (default) or semantic. */
+  chunking: ChunkingMode;
+  /** CORTEX_CHUNKING_MODEL (ollama:<model> or gemini:<model>): the LLM for semantic chunking. */
+  chunkingModel: ModelConfig | null;
+  /** CORTEX_INDEX_AT_START: 1 (default) indexes in the background at start; 0 waits for the first search. */
+  indexAtStart: boolean;
+  /** CORTEX_BLOCK_PRIVATE_NETWORK: true (default) refuses private and loopback addresses in web fetches (profiles.yaml security.block_private_network). */
+  blockPrivateNetwork: boolean;
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
+
+function folder(value: string | undefined, fallback: string, root: string): string {
+  const raw = value?.trim();
+  if (!raw) return resolve(root, fallback);
+  return isAbsolute(raw) ? raw : resolve(root, raw);
+}
+
+/**
+ * Reads the settings. Relative folders resolve against the project folder (like paths in profiles.yaml).
+ * @throws ConfigError naming the variable and what was expected.
+ */
+export function readDocumentsSettings(env: NodeJS.ProcessEnv, root = PROJECT_ROOT): DocumentsSettings {
+  const chunking = (env.CORTEX_CHUNKING?.trim() || 'structural') as ChunkingMode;
+  if (chunking !== 'structural' && chunking !== 'semantic') {
+    throw new ConfigError('environment', 'CORTEX_CHUNKING', `structural or semantic (got "${env.CORTEX_CHUNKING}")`);
+  }
+  let chunkingModel: ModelConfig | null = null;
+  const model = env.CORTEX_CHUNKING_MODEL?.trim();
+  if (model) {
+    const match = /^(ollama|gemini):(.+)$/u.exec(model);
+    if (!match) throw new ConfigError('environment', 'CORTEX_CHUNKING_MODEL', `ollama:<model> or gemini:<model> (got "${model}")`);
+    chunkingModel = { type: match[1] as 'ollama' | 'gemini', model: match[2]!, timeout_ms: CHUNKING_LLM_TIMEOUT_MS, max_retries: CHUNKING_LLM_MAX_RETRIES };
+  }
+  if (chunking === 'semantic' && !chunkingModel) {
+    throw new ConfigError('environment', 'CORTEX_CHUNKING_MODEL', 'ollama:<model> or gemini:<model>, needed when CORTEX_CHUNKING is semantic');
+  }
+  const atStart = env.CORTEX_INDEX_AT_START?.trim() || '1';
+  if (atStart !== '0' && atStart !== '1') throw new ConfigError('environment', 'CORTEX_INDEX_AT_START', `0 or 1 (got "${atStart}")`);
+  const block = (env.CORTEX_BLOCK_PRIVATE_NETWORK?.trim() || 'true').toLowerCase();
+  if (!TRUE_WORDS.has(block) && !FALSE_WORDS.has(block)) {
+    throw new ConfigError('environment', 'CORTEX_BLOCK_PRIVATE_NETWORK', `true or false (got "${env.CORTEX_BLOCK_PRIVATE_NETWORK}")`);
+  }
+  return {
+    documentsDir: folder(env.CORTEX_DOCUMENTS_DIR, 'documents', root),
+    indexDir: folder(env.CORTEX_FAISS_DIR, 'faiss_index', root),
+    embedding: env.CORTEX_EMBEDDING?.trim() || 'builtin',
+    chunking,
+    chunkingModel,
+    indexAtStart: atStart === '1',
+    blockPrivateNetwork: TRUE_WORDS.has(block),
+  };
+}

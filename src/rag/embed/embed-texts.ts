@@ -1,0 +1,27 @@
+// Embeds texts in bounded batches and returns unit-length Float32 vectors checked against the embedder's dimension.
+import { EmbeddingError } from '../errors.js';
+import type { Embedder } from './embedder.js';
+import { normaliseVector } from './embedder.js';
+
+/** Texts per embed() call: bounds request size for model embedders and memory for the built-in one. */
+export const EMBED_BATCH_TEXTS = 64;
+
+/**
+ * One unit-length vector per text, as Float32Arrays of `embedder.dimension`.
+ * @throws EmbeddingError for a wrong count, a wrong length or a non-finite value; whatever embed() throws.
+ */
+export async function embedTexts(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let start = 0; start < texts.length; start += EMBED_BATCH_TEXTS) {
+    const batch = texts.slice(start, start + EMBED_BATCH_TEXTS);
+    const vectors = await embedder.embed(batch);
+    if (vectors.length !== batch.length) throw new EmbeddingError(embedder.id, `returned ${vectors.length} vectors for ${batch.length} texts`);
+    for (const raw of vectors) {
+      if (raw.length !== embedder.dimension) throw new EmbeddingError(embedder.id, `returned a vector of length ${raw.length}, expected ${embedder.dimension}`);
+      const vector = Float32Array.from(raw);
+      if (!vector.every(Number.isFinite)) throw new EmbeddingError(embedder.id, 'returned a vector holding a non-finite number');
+      out.push(normaliseVector(vector));
+    }
+  }
+  return out;
+}

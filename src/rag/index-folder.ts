@@ -1,0 +1,46 @@
+// Entry points for the CLI (`cortex index [--rebuild]`): index a documents folder with the real extractor, pick the profile's embedder.
+import type { ModelConfig } from '../config/models.js';
+import { ConfigError } from '../errors.js';
+import type { Embedder } from './embed/embedder.js';
+import { createLexicalEmbedder } from './embed/lexical-embedder.js';
+import { createModelEmbedder } from './embed/llm-embedder.js';
+import { createExtractor } from './extract/create-extractor.js';
+import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
+import type { Extractor } from './types.js';
+
+export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extractor'> {
+  /** Default: the real extractor for `documentsDir` (worker thread, per-file limits), closed at the end. */
+  extractor?: Extractor;
+}
+
+/**
+ * Indexes `documentsDir` into `indexDir` (incrementally; `rebuild: true` for everything) and returns the summary.
+ * Progress arrives through `onProgress` ('file' events carry done/total for a progress bar; 'message' events are
+ * warnings and rebuild reasons).
+ * @throws IndexLockedError when another indexer (e.g. the documents server) holds the lock past `lockWaitMs`
+ * (default 0); DocumentsFolderError when `documentsDir` is missing or unreadable.
+ */
+export async function indexFolder(options: IndexFolderOptions): Promise<IndexSummary> {
+  const extractor = options.extractor ?? createExtractor({ documentsDir: options.documentsDir });
+  try {
+    return await indexDocuments({ ...options, extractor });
+  } finally {
+    if (!options.extractor) await extractor.close();
+  }
+}
+
+/**
+ * The embedder profiles.yaml's `llm.embedding` names: `builtin` (the offline lexical embedder) or a models.yaml key
+ * whose `embedding_model` is used (id `<type>:<embedding_model>`, e.g. `ollama:nomic-embed-text`). A model embedder
+ * embeds one probe text to learn its dimension, so this can fail when the model is unreachable.
+ * @throws ConfigError for an unknown key or a model without embedding_model; LLM errors from the probe.
+ */
+export async function embedderForProfile(setting: string, models: Record<string, ModelConfig>, env: NodeJS.ProcessEnv): Promise<Embedder> {
+  if (setting === 'builtin') return createLexicalEmbedder();
+  const config = models[setting];
+  if (!config) {
+    const keys = Object.keys(models);
+    throw new ConfigError('profiles.yaml', 'llm.embedding', `builtin or a key of models.yaml${keys.length ? ` (${keys.join(', ')})` : ''}, got "${setting}"`);
+  }
+  return createModelEmbedder(config, env);
+}

@@ -1,0 +1,242 @@
+// The indexer: documents folder → changed files → extract → chunk → embed → faiss_index/, incrementally and under a lock.
+import { resolve } from 'node:path';
+import { errorMessage } from '../../errors.js';
+import type { LlmClient } from '../../llm/types.js';
+import { chunkDocument, chunkerId, type ChunkingMode } from '../chunk/chunk-document.js';
+import type { Embedder } from '../embed/embedder.js';
+import { embedTexts } from '../embed/embed-texts.js';
+import { DocumentsFolderError } from '../errors.js';
+import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from '../types.js';
+import { decodeFlatIndex } from './flat-index-file.js';
+import type { ChunkRecord, DocEntry } from './index-files.js';
+import { acquireIndexLock } from './index-lock.js';
+import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
+import { planChanges } from './plan-changes.js';
+import { scanDocuments } from './scan-documents.js';
+
+/** Progress of one run, for a progress bar: `file` events count `done` of `total` files being (re)indexed. */
+export type IndexProgress =
+  | { phase: 'scanned'; files: number }
+  | { phase: 'planned'; toIndex: number; toRemove: number; unchanged: number }
+  | { phase: 'file'; file: string; done: number; total: number; outcome: 'added' | 'updated' | 'failed'; chunks: number; reason?: string }
+  | { phase: 'saving'; chunks: number }
+  | { phase: 'message'; message: string };
+
+export interface IndexDocumentsOptions {
+  documentsDir: string;
+  indexDir: string;
+  embedder: Embedder;
+  extractor: Extractor;
+  /** Re-extract and re-embed everything. Default false. */
+  rebuild?: boolean;
+  /** Default 'structural'; 'semantic' needs `llm`. */
+  chunking?: ChunkingMode;
+  llm?: LlmClient;
+  onProgress?: (event: IndexProgress) => void;
+  /** How long to wait for another indexer's lock. Default 0: fail at once with IndexLockedError. */
+  lockWaitMs?: number;
+  extractionLimits?: Partial<ExtractionLimits>;
+  /** Chunk size and overlap, in characters. Defaults 1,000 and 150. */
+  maxChars?: number;
+  overlapChars?: number;
+}
+
+/** What a run did. Counts are files; `chunks` is the total in the index afterwards. */
+export interface IndexSummary {
+  added: number;
+  updated: number;
+  removed: number;
+  /** Files unchanged since the last run (including ones that failed then and have not changed). */
+  skipped: number;
+  failed: Array<{ file: string; reason: string }>;
+  chunks: number;
+  ms: number;
+  /** True when the index was rebuilt from scratch (asked for, model or chunker switch, unusable index). */
+  rebuilt: boolean;
+  /** Why it was rebuilt, and other warnings, one sentence each (also sent as 'message' progress events). */
+  messages: string[];
+  /** Generation of the index on disk after the run (0 when none was written). */
+  generation: number;
+  /** True when the searchable content changed (new generation written). */
+  changed: boolean;
+}
+
+/** Extraction failures worth retrying next run without the file changing (the network may be back). */
+const TRANSIENT_EXTRACTION_REASONS = new Set(['fetch_error']);
+
+/**
+ * Brings the index in `indexDir` up to date with `documentsDir`: unchanged files (same size and mtime, or same
+ * SHA-256) are skipped, new and changed files are extracted, chunked and embedded, deleted files' chunks are
+ * dropped. A different embedder id or dimension, a different chunker, or an index whose files disagree is
+ * rebuilt from scratch with a message. A file that cannot be extracted is reported in `failed` and skipped until
+ * it changes; an embedding failure is reported and retried next run. Vectors of kept chunks are reused from
+ * index.bin (never re-embedded): removing a file rewrites the flat index from the kept rows.
+ * @throws IndexLockedError when another indexer holds the lock; DocumentsFolderError when documentsDir cannot be read.
+ */
+export async function indexDocuments({
+  documentsDir,
+  indexDir,
+  embedder,
+  extractor,
+  rebuild = false,
+  chunking = 'structural',
+  llm,
+  onProgress,
+  lockWaitMs = 0,
+  extractionLimits,
+  maxChars,
+  overlapChars,
+}: IndexDocumentsOptions): Promise<IndexSummary> {
+  const started = performance.now();
+  const messages: string[] = [];
+  const say = (message: string) => {
+    messages.push(message);
+    onProgress?.({ phase: 'message', message });
+  };
+  const limits: ExtractionLimits = { ...DEFAULT_EXTRACTION_LIMITS, ...extractionLimits };
+  const chunker = chunkerId({ chunking, maxChars, overlapChars });
+  const lock = await acquireIndexLock(indexDir, { waitMs: lockWaitMs });
+  try {
+    const existing = await readIndexStore(indexDir);
+    let store = existing.status === 'ok' ? existing.store : null;
+    if (existing.status === 'invalid') say(`the index in ${indexDir} is unusable (${existing.reason}); rebuilding it`);
+    if (store && (store.model !== embedder.id || store.dimension !== embedder.dimension)) {
+      say(`embedding model changed from ${store.model} (${store.dimension} dimensions) to ${embedder.id} (${embedder.dimension}); rebuilding the index`);
+      store = null;
+    } else if (store && store.chunker !== chunker) {
+      say(`chunking changed from ${store.chunker} to ${chunker}; rebuilding the index`);
+      store = null;
+    } else if (store && rebuild) {
+      store = null;
+    }
+    const rebuilt = existing.status !== 'missing' && store === null;
+
+    const scan = await scanDocuments(documentsDir, { exclude: [resolve(indexDir)] }).catch((err: NodeJS.ErrnoException) => {
+      const reason = err.code === 'ENOENT' ? 'it does not exist (create it and put documents in it)' : err.code === 'ENOTDIR' ? 'it is not a folder' : errorMessage(err);
+      throw new DocumentsFolderError(documentsDir, reason, { cause: err });
+    });
+    for (const warning of scan.warnings) say(warning);
+    onProgress?.({ phase: 'scanned', files: scan.files.length });
+    const previous = store?.files ?? {};
+    const plan = await planChanges(scan.files, previous, limits.maxFileBytes);
+    onProgress?.({ phase: 'planned', toIndex: plan.toIndex.length, toRemove: plan.removed.length, unchanged: Object.keys(plan.unchanged).length });
+
+    const failed: IndexSummary['failed'] = [...scan.refused];
+    const files: Record<string, DocEntry> = { ...plan.unchanged };
+    const dropped = new Set<string>(plan.removed);
+    const newChunks: ChunkRecord[] = [];
+    const newVectors: Float32Array[] = [];
+    let added = 0;
+    let updated = 0;
+    for (const { file, reason } of plan.unreadable) {
+      failed.push({ file: file.rel, reason });
+      if (reason.startsWith('too_large')) {
+        // Cached with no hash: skipped until its size or mtime changes. Its old chunks (if any) go.
+        files[file.rel] = { hash: '', size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id, chunk_ids: [], failed: reason };
+        dropped.add(file.rel);
+      } else if (previous[file.rel]) {
+        files[file.rel] = previous[file.rel]!;
+      }
+    }
+
+    let done = 0;
+    // One file of lookahead: the extractor's worker parses the next file while this thread chunks and embeds.
+    const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, limits) : null);
+    let nextExtraction = extractAt(0);
+    for (const [i, file] of plan.toIndex.entries()) {
+      const extraction = (await nextExtraction)!;
+      nextExtraction = extractAt(i + 1);
+      const entryBase = { hash: file.hash, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id };
+      const report = (outcome: 'added' | 'updated' | 'failed', chunks: number, reason?: string) =>
+        onProgress?.({ phase: 'file', file: file.rel, done: ++done, total: plan.toIndex.length, outcome, chunks, ...(reason ? { reason } : {}) });
+      if (!extraction.ok) {
+        const reason = `${extraction.reason}: ${extraction.message}`;
+        failed.push({ file: file.rel, reason });
+        if (TRANSIENT_EXTRACTION_REASONS.has(extraction.reason)) {
+          if (previous[file.rel]) files[file.rel] = previous[file.rel]!;
+        } else {
+          files[file.rel] = { ...entryBase, chunk_ids: [], failed: reason };
+          dropped.add(file.rel);
+        }
+        report('failed', 0, reason);
+        continue;
+      }
+      for (const warning of extraction.warnings) say(`${file.rel}: ${warning}`);
+      const { chunks, warnings } = await chunkDocument({ pages: extraction.pages, chunking, llm, maxChars, overlapChars });
+      for (const warning of warnings) say(`${file.rel}: ${warning}`);
+      if (chunks.length === 0) {
+        const reason = 'no_text: no text to index';
+        failed.push({ file: file.rel, reason });
+        files[file.rel] = { ...entryBase, format: extraction.format, chunk_ids: [], failed: reason };
+        dropped.add(file.rel);
+        report('failed', 0, reason);
+        continue;
+      }
+      let vectors: Float32Array[];
+      try {
+        vectors = await embedTexts(embedder, chunks.map((c) => c.text));
+      } catch (err) {
+        // Not cached: the model may be back next run. The file's previous chunks, if any, stay until then.
+        const reason = `embedding failed: ${errorMessage(err)}`;
+        failed.push({ file: file.rel, reason });
+        if (previous[file.rel]) files[file.rel] = previous[file.rel]!;
+        report('failed', 0, reason);
+        continue;
+      }
+      // Pages are 1-based; a stray 0 or fraction from an extractor must not make the metadata unreadable (and rebuilt forever).
+      const records = chunks.map((chunk, i) => ({ doc: file.rel, chunk_id: `${file.rel}#${i}`, page: Math.max(1, Math.floor(chunk.page) || 1), format: extraction.format, chunk: chunk.text }));
+      newChunks.push(...records);
+      newVectors.push(...vectors);
+      files[file.rel] = { ...entryBase, format: extraction.format, title: extraction.title, chunk_ids: records.map((r) => r.chunk_id) };
+      dropped.add(file.rel);
+      if (file.previouslyIndexed) updated++;
+      else added++;
+      report(file.previouslyIndexed ? 'updated' : 'added', records.length);
+    }
+
+    // Kept rows are the old ones whose document is neither gone nor replaced, in their old order.
+    const oldChunks = store?.chunks ?? [];
+    const keep = oldChunks.map((chunk) => !dropped.has(chunk.doc));
+    const keptCount = keep.filter(Boolean).length;
+    // New generation when anything but refreshed mtimes changed: chunks, or the set of files and their failures.
+    const contentChanged = store === null || dropped.size > 0 || Object.keys(files).length !== Object.keys(previous).length;
+    // A rebuild continues the old numbering: generations only grow while the files stay readable.
+    let generation = existing.status === 'ok' ? existing.store.generation : 0;
+    const totalChunks = keptCount + newChunks.length;
+    if (contentChanged) {
+      onProgress?.({ phase: 'saving', chunks: totalChunks });
+      const dimension = embedder.dimension;
+      const vectors = new Float32Array(totalChunks * dimension);
+      const chunksOut: ChunkRecord[] = [];
+      if (store && keptCount > 0) {
+        const old = decodeFlatIndex(store.indexBytes).vectors;
+        oldChunks.forEach((chunk, row) => {
+          if (!keep[row]) return;
+          vectors.set(old.subarray(row * dimension, (row + 1) * dimension), chunksOut.length * dimension);
+          chunksOut.push(chunk);
+        });
+      }
+      newVectors.forEach((vector, i) => vectors.set(vector, (chunksOut.length + i) * dimension));
+      chunksOut.push(...newChunks);
+      generation += 1;
+      await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files });
+    } else if (plan.entriesRefreshed && store) {
+      await writeDocCache(indexDir, { generation, model: store.model, chunker: store.chunker, files });
+    }
+    return {
+      added,
+      updated,
+      removed: plan.removed.length,
+      skipped: Object.keys(plan.unchanged).length,
+      failed,
+      chunks: totalChunks,
+      ms: Math.round(performance.now() - started),
+      rebuilt,
+      messages,
+      generation,
+      changed: contentChanged,
+    };
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,66 @@
+// Decides what an indexing run must do: which files are unchanged, new, changed or gone, from stat data and content hashes.
+import type { DocEntry } from './index-files.js';
+import { hashFile } from './hash-file.js';
+import type { ScannedFile } from './scan-documents.js';
+
+/**
+ * A file modified this close to (or after) the time its entry was written may have changed without its size or
+ * mtime changing (mtime granularity, as in git's "racy" index): such files are hashed again.
+ */
+export const RACY_MTIME_WINDOW_MS = 2_000;
+
+/** A file to extract, chunk and embed. */
+export interface PlannedFile extends ScannedFile {
+  hash: string;
+  /** True when the file had an entry (its old chunks go). */
+  previouslyIndexed: boolean;
+}
+
+export interface ChangePlan {
+  toIndex: PlannedFile[];
+  /** Entries of files no longer in the folder. */
+  removed: string[];
+  /** Unchanged files, with their (possibly refreshed) entries. */
+  unchanged: Record<string, DocEntry>;
+  /** Files that could not be hashed (too large, unreadable), with new failed entries. */
+  unreadable: Array<{ file: ScannedFile; reason: string }>;
+  /** True when an unchanged file's entry got a new size/mtime (the cache file needs writing). */
+  entriesRefreshed: boolean;
+}
+
+/** Compares the scan with the previous entries; hashes only files whose size or mtime changed (or are racy). */
+export async function planChanges(
+  scanned: readonly ScannedFile[],
+  previous: Readonly<Record<string, DocEntry>>,
+  maxFileBytes: number,
+): Promise<ChangePlan> {
+  const plan: ChangePlan = { toIndex: [], removed: [], unchanged: {}, unreadable: [], entriesRefreshed: false };
+  const present = new Set<string>();
+  for (const file of scanned) {
+    present.add(file.rel);
+    const entry = previous[file.rel];
+    const statSame = entry !== undefined && entry.size === file.size && entry.mtime_ms === file.mtimeMs;
+    if (statSame && file.mtimeMs < entry.indexed_at_ms - RACY_MTIME_WINDOW_MS) {
+      plan.unchanged[file.rel] = entry;
+      continue;
+    }
+    if (entry && !entry.hash && statSame) {
+      // A file too large to hash last time, still the same size and mtime: still too large.
+      plan.unchanged[file.rel] = entry;
+      continue;
+    }
+    const hashed = await hashFile(file.abs, maxFileBytes);
+    if (!hashed.ok) {
+      plan.unreadable.push({ file, reason: hashed.reason });
+      continue;
+    }
+    if (entry && entry.hash === hashed.hash) {
+      plan.unchanged[file.rel] = { ...entry, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now() };
+      plan.entriesRefreshed = true;
+      continue;
+    }
+    plan.toIndex.push({ ...file, hash: hashed.hash, previouslyIndexed: entry !== undefined });
+  }
+  for (const rel of Object.keys(previous)) if (!present.has(rel)) plan.removed.push(rel);
+  return plan;
+}

@@ -1,0 +1,44 @@
+// Recall@k of the three retrievers on question → expected document pairs (the benchmark and the quality test share it).
+import type { Embedder } from '../embed/embedder.js';
+import { retrieve, type RetrieverName } from './retrievers.js';
+import type { SearchIndex } from './search-index.js';
+
+/** One labelled question: `expected` is the document (as named in the index) that answers it. */
+export interface RetrievalPair {
+  question: string;
+  expected: string;
+}
+
+export type RecallFigures = Record<RetrieverName, number>;
+
+/** Every retriever, in the order reports list them. */
+export const RETRIEVERS: readonly RetrieverName[] = ['vector', 'bm25', 'hybrid'];
+
+/**
+ * Share of questions whose expected document is among the documents of the top `k` chunks, per retriever.
+ * `misses` lists the questions each retriever missed (for looking into failures).
+ */
+export async function evaluateRetrieval({
+  index,
+  embedder,
+  pairs,
+  k = 5,
+}: {
+  index: SearchIndex;
+  embedder: Embedder;
+  pairs: readonly RetrievalPair[];
+  k?: number;
+}): Promise<{ recall: RecallFigures; misses: Record<RetrieverName, string[]> }> {
+  const recall: RecallFigures = { vector: 0, bm25: 0, hybrid: 0 };
+  const misses: Record<RetrieverName, string[]> = { vector: [], bm25: [], hybrid: [] };
+  for (const retriever of RETRIEVERS) {
+    let found = 0;
+    for (const pair of pairs) {
+      const hits = await retrieve(retriever, index, embedder, pair.question, k);
+      if (hits.some((hit) => hit.doc === pair.expected)) found++;
+      else misses[retriever].push(pair.question);
+    }
+    recall[retriever] = pairs.length ? found / pairs.length : 0;
+  }
+  return { recall, misses };
+}

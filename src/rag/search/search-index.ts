@@ -1,0 +1,72 @@
+// A loaded, searchable index: the chunk records, a faiss IndexFlatIP over their vectors, and a BM25 index built on demand.
+import { CortexError } from '../../errors.js';
+import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
+import type { ChunkRecord } from '../index/index-files.js';
+import { readIndexStore } from '../index/index-store.js';
+import { buildBm25Index, type Bm25Index } from './bm25.js';
+
+/** The index on disk exists but cannot be used; the indexer would rebuild it. */
+export class IndexUnusableError extends CortexError {
+  constructor(
+    readonly indexDir: string,
+    readonly reason: string,
+  ) {
+    super('index_unusable', `the index in ${indexDir} is unusable (${reason}); run \`cortex index\` to rebuild it`);
+  }
+}
+
+/** Everything a search needs. BM25 is built from the chunk texts on first use (not persisted: rebuilding is linear and cheap). */
+export interface SearchIndex {
+  readonly generation: number;
+  readonly model: string;
+  readonly dimension: number;
+  readonly chunks: readonly ChunkRecord[];
+  /** null when the index is empty (faiss refuses k > ntotal, so an empty index is never searched). */
+  readonly faiss: FaissIndex | null;
+  bm25(): Bm25Index;
+  /** Number of distinct documents with chunks. */
+  readonly documents: number;
+}
+
+function makeSearchIndex(generation: number, model: string, dimension: number, chunks: readonly ChunkRecord[], faiss: FaissIndex | null): SearchIndex {
+  let bm25: Bm25Index | null = null;
+  return {
+    generation,
+    model,
+    dimension,
+    chunks,
+    faiss,
+    documents: new Set(chunks.map((c) => c.doc)).size,
+    bm25: () => (bm25 ??= buildBm25Index(chunks.map((c) => c.chunk))),
+  };
+}
+
+/**
+ * Loads the index in `indexDir` for searching; null when there is none yet.
+ * @throws IndexUnusableError when the files disagree or cannot be parsed (the indexer rebuilds such an index).
+ */
+export async function loadSearchIndex(indexDir: string): Promise<SearchIndex | null> {
+  const result = await readIndexStore(indexDir);
+  if (result.status === 'missing') return null;
+  if (result.status === 'invalid') throw new IndexUnusableError(indexDir, result.reason);
+  const { store } = result;
+  let faiss: FaissIndex | null = null;
+  if (store.chunks.length > 0) {
+    try {
+      faiss = loadFaissIndex(store.indexBytes);
+    } catch (err) {
+      throw new IndexUnusableError(indexDir, (err as Error).message);
+    }
+  }
+  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss);
+}
+
+/**
+ * An in-memory index over `chunks` and their unit-length `vectors` (row-major), for benchmarks and tests; built
+ * through the same faiss file encoding the indexer writes.
+ */
+export function createSearchIndex({ chunks, vectors, model, dimension }: { chunks: ChunkRecord[]; vectors: Float32Array; model: string; dimension: number }): SearchIndex {
+  if (vectors.length !== chunks.length * dimension) throw new RangeError(`${chunks.length} chunks need ${chunks.length * dimension} floats, got ${vectors.length}`);
+  const faiss = chunks.length > 0 ? loadFaissIndex(encodeFlatIndex(dimension, vectors)) : null;
+  return makeSearchIndex(0, model, dimension, chunks, faiss);
+}

@@ -1,0 +1,12 @@
+// English stopwords dropped from BM25 terms and lexical-embedder features: they match everything and mean little.
+
+/** Lower-cased, diacritic-free English function words (roughly Lucene's and NLTK's lists, merged). */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all am an and any are as at be because been before being below between both
+  but by can could did do does doing down during each few for from further had has have having he her here hers
+  herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off on
+  once only or other our ours ourselves out over own same she should so some such than that the their theirs them
+  themselves then there these they this those through to too under until up very was we were what when where which
+  while who whom why will with would you your yours yourself yourselves also however may might must shall us
+  s t d ll m re ve don didn doesn isn wasn weren won wouldn shouldn couldn aren hasn haven hadn`.split(/\s+/).filter(Boolean),
+);

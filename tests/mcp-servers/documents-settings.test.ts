@@ -1,0 +1,55 @@
+// The documents server's environment settings and its lazily created library.
+import { describe, expect, it } from 'vitest';
+import { createLazyLibrary } from '../../mcp-servers/documents/lazy-library.js';
+import { readDocumentsSettings } from '../../mcp-servers/documents/settings.js';
+import type { DocumentLibrary } from '../../src/rag/document-library.js';
+
+describe('readDocumentsSettings', () => {
+  it('defaults to the project folders, the built-in embedder and structural chunking', () => {
+    expect(readDocumentsSettings({}, '/proj')).toEqual({
+      documentsDir: '/proj/documents',
+      indexDir: '/proj/faiss_index',
+      embedding: 'builtin',
+      chunking: 'structural',
+      chunkingModel: null,
+      indexAtStart: true,
+      blockPrivateNetwork: true,
+    });
+  });
+
+  it('reads every variable, resolving relative folders against the project folder', () => {
+    const settings = readDocumentsSettings(
+      { CORTEX_DOCUMENTS_DIR: 'my-docs', CORTEX_FAISS_DIR: '/var/idx', CORTEX_EMBEDDING: 'ollama:nomic-embed-text', CORTEX_CHUNKING: 'semantic', CORTEX_CHUNKING_MODEL: 'ollama:qwen2.5:7b', CORTEX_INDEX_AT_START: '0', CORTEX_BLOCK_PRIVATE_NETWORK: 'false' },
+      '/proj',
+    );
+    expect(settings).toMatchObject({ documentsDir: '/proj/my-docs', indexDir: '/var/idx', embedding: 'ollama:nomic-embed-text', chunking: 'semantic', indexAtStart: false, blockPrivateNetwork: false });
+    expect(settings.chunkingModel).toMatchObject({ type: 'ollama', model: 'qwen2.5:7b' });
+  });
+
+  it('names the variable and the expectation when a value is wrong', () => {
+    expect(() => readDocumentsSettings({ CORTEX_CHUNKING: 'clever' })).toThrow(/CORTEX_CHUNKING: structural or semantic \(got "clever"\)/);
+    expect(() => readDocumentsSettings({ CORTEX_CHUNKING: 'semantic' })).toThrow(/CORTEX_CHUNKING_MODEL: .*needed when CORTEX_CHUNKING is semantic/);
+    expect(() => readDocumentsSettings({ CORTEX_CHUNKING_MODEL: 'gpt-4' })).toThrow(/CORTEX_CHUNKING_MODEL: ollama:<model> or gemini:<model>/);
+    expect(() => readDocumentsSettings({ CORTEX_INDEX_AT_START: 'yes' })).toThrow(/CORTEX_INDEX_AT_START: 0 or 1/);
+    expect(() => readDocumentsSettings({ CORTEX_BLOCK_PRIVATE_NETWORK: 'maybe' })).toThrow(/CORTEX_BLOCK_PRIVATE_NETWORK: true or false/);
+  });
+});
+
+describe('createLazyLibrary', () => {
+  it('creates the library once, and retries a creation that failed', async () => {
+    let attempts = 0;
+    const real: DocumentLibrary = {
+      refresh: async () => ({ summary: null, notes: [] }),
+      search: async ({ query }) => ({ text: `found ${query}`, hits: [], notes: [] }),
+    };
+    const library = createLazyLibrary(async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('model not ready');
+      return real;
+    });
+    await expect(library.search({ query: 'x' })).rejects.toThrow('model not ready');
+    expect((await library.search({ query: 'y' })).text).toBe('found y');
+    await library.refresh();
+    expect(attempts).toBe(2);
+  });
+});

@@ -1,0 +1,293 @@
+// The indexer with real faiss files: incremental runs, deletions, rebuilds, failures and the lock.
+import { spawnSync } from 'node:child_process';
+import { readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import type { Embedder } from '../../src/rag/embed/embedder.js';
+import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
+import { IndexLockedError } from '../../src/rag/errors.js';
+import { indexDocuments, type IndexDocumentsOptions, type IndexProgress } from '../../src/rag/index/index-documents.js';
+import { acquireIndexLock, INDEX_LOCK_FILE } from '../../src/rag/index/index-lock.js';
+import { readIndexStore } from '../../src/rag/index/index-store.js';
+import { bm25Search } from '../../src/rag/search/retrievers.js';
+import { loadSearchIndex } from '../../src/rag/search/search-index.js';
+import { FakeExtractor } from './fake-extractor.js';
+import { makeTempFolders, type TempFolders } from './temp-folders.js';
+
+let folders: TempFolders;
+let extractor: FakeExtractor;
+const embedder = createLexicalEmbedder({ dimension: 256 });
+
+beforeEach(async () => {
+  folders = await makeTempFolders();
+  extractor = new FakeExtractor(folders.documentsDir);
+  await folders.write('tesla.md', '# Tesla\n\nNikola Tesla designed the alternating current induction motor.');
+  await folders.write('oxygen.txt', 'Oxygen is a chemical element with symbol O and atomic number 8.');
+  await folders.write('notes/warsaw.html', '<html><body><h1>Warsaw</h1><p>Warsaw is the capital of Poland, on the Vistula river.</p></body></html>');
+});
+
+afterEach(async () => {
+  await folders.remove();
+});
+
+function run(options: Partial<IndexDocumentsOptions> = {}) {
+  return indexDocuments({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor, ...options });
+}
+
+async function docsInIndex(): Promise<string[]> {
+  const index = await loadSearchIndex(folders.indexDir);
+  return [...new Set(index!.chunks.map((c) => c.doc))].sort();
+}
+
+/** Sets a file's mtime well in the past, so the racy-mtime rule does not force a re-hash. */
+async function age(rel: string, secondsAgo = 60): Promise<void> {
+  const when = new Date(Date.now() - secondsAgo * 1000);
+  await utimes(join(folders.documentsDir, rel), when, when);
+}
+
+describe('indexDocuments', () => {
+  it('indexes every regular file into the three index files', async () => {
+    const events: IndexProgress[] = [];
+    const summary = await run({ onProgress: (e) => events.push(e) });
+    expect(summary).toMatchObject({ added: 3, updated: 0, removed: 0, skipped: 0, failed: [], chunks: 3, rebuilt: false, changed: true, generation: 1 });
+    expect(await docsInIndex()).toEqual(['notes/warsaw.html', 'oxygen.txt', 'tesla.md']);
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status).toBe('ok');
+    if (result.status !== 'ok') return;
+    expect(result.store.model).toBe(embedder.id);
+    expect(result.store.files['tesla.md']).toMatchObject({ model: embedder.id, chunk_ids: ['tesla.md#0'], format: 'md' });
+    expect(result.store.chunks.find((c) => c.doc === 'tesla.md')).toMatchObject({ chunk_id: 'tesla.md#0', page: 1, chunk: expect.stringContaining('induction motor') });
+    const fileEvents = events.filter((e) => e.phase === 'file');
+    expect(fileEvents.map((e) => (e.phase === 'file' ? `${e.done}/${e.total}` : ''))).toEqual(['1/3', '2/3', '3/3']);
+    expect(events.some((e) => e.phase === 'saving')).toBe(true);
+  });
+
+  it('touches nothing on a re-run over an unchanged folder', async () => {
+    await run();
+    for (const rel of ['tesla.md', 'oxygen.txt', 'notes/warsaw.html']) await age(rel);
+    await run(); // records the aged mtimes
+    extractor.calls.length = 0;
+    const before = await stat(join(folders.indexDir, 'metadata.json'));
+    const summary = await run();
+    expect(summary).toMatchObject({ added: 0, updated: 0, removed: 0, skipped: 3, changed: false });
+    expect(extractor.calls).toEqual([]);
+    expect((await stat(join(folders.indexDir, 'metadata.json'))).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('re-extracts only the changed file and drops its old chunks', async () => {
+    await run();
+    extractor.calls.length = 0;
+    await folders.write('tesla.md', '# Tesla\n\nTesla later worked on wireless power transmission at Wardenclyffe.');
+    const summary = await run();
+    expect(summary).toMatchObject({ added: 0, updated: 1, skipped: 2, chunks: 3, generation: 2 });
+    expect(extractor.calls).toEqual(['tesla.md']);
+    const index = (await loadSearchIndex(folders.indexDir))!;
+    expect(bm25Search(index, 'Wardenclyffe', 5).map((h) => h.doc)).toEqual(['tesla.md']);
+    expect(bm25Search(index, 'induction', 5)).toEqual([]);
+  });
+
+  it('notices a same-size rewrite that kept its mtime, by hashing files modified close to indexing time', async () => {
+    const path = join(folders.documentsDir, 'oxygen.txt');
+    // Whole seconds, so the restored mtime compares equal to the recorded one.
+    const mtime = Math.floor(Date.now() / 1000);
+    await utimes(path, mtime, mtime);
+    await run();
+    await folders.write('oxygen.txt', 'Oxygen is a chemical element with symbol O and atomic number 9.');
+    await utimes(path, mtime, mtime);
+    const summary = await run();
+    expect(summary.updated).toBe(1);
+  });
+
+  it("removes a deleted file's chunks from the index and the search results", async () => {
+    await run();
+    await rm(join(folders.documentsDir, 'notes/warsaw.html'));
+    const summary = await run();
+    expect(summary).toMatchObject({ removed: 1, chunks: 2 });
+    expect(await docsInIndex()).toEqual(['oxygen.txt', 'tesla.md']);
+    const index = (await loadSearchIndex(folders.indexDir))!;
+    expect(bm25Search(index, 'Warsaw Vistula', 5)).toEqual([]);
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status === 'ok' && Object.keys(result.store.files).sort()).toEqual(['oxygen.txt', 'tesla.md']);
+  });
+
+  it('keeps the vectors of unchanged files bit for bit when another file changes', async () => {
+    await run();
+    const before = (await loadSearchIndex(folders.indexDir))!;
+    const oxygenBefore = before.faiss!.search(Array.from((await embedder.embed(['oxygen']))[0]!), 3);
+    await rm(join(folders.documentsDir, 'tesla.md'));
+    await run();
+    const after = (await loadSearchIndex(folders.indexDir))!;
+    const oxygenAfter = after.faiss!.search(Array.from((await embedder.embed(['oxygen']))[0]!), 2);
+    const rowBefore = before.chunks.findIndex((c) => c.doc === 'oxygen.txt');
+    const rowAfter = after.chunks.findIndex((c) => c.doc === 'oxygen.txt');
+    expect(oxygenAfter.distances[oxygenAfter.labels.indexOf(rowAfter)]).toBe(oxygenBefore.distances[oxygenBefore.labels.indexOf(rowBefore)]);
+  });
+
+  it('rebuilds everything with a message when the embedding model changes', async () => {
+    await run();
+    extractor.calls.length = 0;
+    const other = createLexicalEmbedder({ dimension: 128 });
+    const summary = await run({ embedder: other });
+    expect(summary).toMatchObject({ added: 3, rebuilt: true, chunks: 3 });
+    expect(summary.messages[0]).toMatch(/embedding model changed from builtin:lexical-v1-256 .* to builtin:lexical-v1-128/);
+    expect(extractor.calls.sort()).toEqual(['notes/warsaw.html', 'oxygen.txt', 'tesla.md']);
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status === 'ok' && [result.store.model, result.store.dimension]).toEqual(['builtin:lexical-v1-128', 128]);
+  });
+
+  it('chunks with the LLM when semantic chunking is configured, and rebuilds when the chunking changes', async () => {
+    await run();
+    const llm = new ScriptedLlm({ turns: ['NOTHING', 'NOTHING', 'NOTHING'] });
+    const summary = await run({ chunking: 'semantic', llm });
+    expect(summary).toMatchObject({ added: 3, rebuilt: true });
+    expect(summary.messages[0]).toBe('chunking changed from structural-1000-150 to semantic-1000-150; rebuilding the index');
+    expect(llm.requests).toHaveLength(3);
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status === 'ok' && result.store.chunker).toBe('semantic-1000-150');
+  });
+
+  it('rebuilds everything when asked to', async () => {
+    await run();
+    extractor.calls.length = 0;
+    const summary = await run({ rebuild: true });
+    expect(summary).toMatchObject({ added: 3, rebuilt: true });
+    expect(extractor.calls).toHaveLength(3);
+  });
+
+  it('rebuilds an index whose metadata is corrupted, saying so', async () => {
+    await run();
+    await writeFile(join(folders.indexDir, 'metadata.json'), '{"format": "cortex-r-faiss-metadata", "chunks": [');
+    const summary = await run();
+    expect(summary).toMatchObject({ added: 3, rebuilt: true, chunks: 3 });
+    expect(summary.messages[0]).toMatch(/unusable \(metadata\.json is not valid JSON/);
+    expect((await readIndexStore(folders.indexDir)).status).toBe('ok');
+  });
+
+  it('rebuilds an index whose index.bin disagrees with its metadata', async () => {
+    await run();
+    const oldBin = await readFile(join(folders.indexDir, 'index.bin'));
+    await rm(join(folders.documentsDir, 'oxygen.txt'));
+    await run();
+    // A crash that left the previous generation's index.bin beside the new metadata.
+    await writeFile(join(folders.indexDir, 'index.bin'), oldBin);
+    expect(await readIndexStore(folders.indexDir)).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/checksum/) });
+    const summary = await run();
+    expect(summary).toMatchObject({ rebuilt: true, added: 2, chunks: 2 });
+  });
+
+  it('rebuilds when a file is missing or the generations differ', async () => {
+    await run();
+    const cache = await readFile(join(folders.indexDir, 'doc_index_cache.json'), 'utf8');
+    await writeFile(join(folders.indexDir, 'doc_index_cache.json'), cache.replace('"generation": 1', '"generation": 7'));
+    expect(await readIndexStore(folders.indexDir)).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/generation 7/) });
+    await rm(join(folders.indexDir, 'doc_index_cache.json'));
+    expect(await readIndexStore(folders.indexDir)).toMatchObject({ status: 'invalid', reason: 'doc_index_cache.json missing' });
+    expect((await run()).rebuilt).toBe(true);
+  });
+
+  it('skips a broken file with its reason, indexes the rest, and retries it only once it changes', async () => {
+    extractor.broken.add('oxygen.txt');
+    const first = await run();
+    expect(first).toMatchObject({ added: 2, chunks: 2 });
+    expect(first.failed).toEqual([{ file: 'oxygen.txt', reason: 'parse_error: oxygen.txt is broken' }]);
+    await age('oxygen.txt');
+    extractor.calls.length = 0;
+    const second = await run();
+    expect(second).toMatchObject({ failed: [], skipped: 3 });
+    expect(extractor.calls).not.toContain('oxygen.txt');
+    extractor.broken.clear();
+    await folders.write('oxygen.txt', 'Oxygen, fixed: a chemical element.');
+    const third = await run();
+    expect(third).toMatchObject({ updated: 1, chunks: 3 });
+  });
+
+  it('reports a file whose embedding failed and retries it on the next run', async () => {
+    let fail = true;
+    const flaky: Embedder = {
+      id: embedder.id,
+      dimension: embedder.dimension,
+      embed: async (texts) => {
+        if (fail && texts.some((t) => t.includes('Oxygen'))) throw new Error('model unreachable');
+        return embedder.embed(texts);
+      },
+    };
+    const first = await run({ embedder: flaky });
+    expect(first.failed).toEqual([{ file: 'oxygen.txt', reason: 'embedding failed: model unreachable' }]);
+    fail = false;
+    const second = await run({ embedder: flaky });
+    expect(second).toMatchObject({ added: 1, failed: [], chunks: 3 });
+  });
+
+  it('skips hidden files, temp files and its own index folder, and refuses symlinks', async () => {
+    await folders.write('.hidden.md', 'secret hidden text');
+    await folders.write('draft.md~', 'editor backup');
+    await folders.write('a.md.cortex-tmp-1-ab', 'temp');
+    await symlink('/etc/hostname', join(folders.documentsDir, 'link.txt'));
+    const nestedIndex = join(folders.documentsDir, 'faiss_index');
+    const summary = await run({ indexDir: nestedIndex });
+    expect(summary.added).toBe(3);
+    expect(summary.failed).toEqual([{ file: 'link.txt', reason: 'symbolic link, not followed' }]);
+    const again = await run({ indexDir: nestedIndex });
+    expect(again).toMatchObject({ added: 0, skipped: 3 });
+  });
+
+  it('empties the index when every document is gone', async () => {
+    await run();
+    for (const rel of ['tesla.md', 'oxygen.txt', 'notes/warsaw.html']) await rm(join(folders.documentsDir, rel));
+    const summary = await run();
+    expect(summary).toMatchObject({ removed: 3, chunks: 0 });
+    const index = await loadSearchIndex(folders.indexDir);
+    expect(index?.chunks).toEqual([]);
+    expect(index?.faiss).toBeNull();
+  });
+});
+
+describe('the index lock', () => {
+  it('keeps a second indexer out while the first holds it, and lets it in afterwards', async () => {
+    const lock = await acquireIndexLock(folders.indexDir);
+    await expect(run()).rejects.toBeInstanceOf(IndexLockedError);
+    await expect(run()).rejects.toThrow(/being updated by another process \(pid \d+ .*this process/);
+    await lock.release();
+    expect((await run()).added).toBe(3);
+  });
+
+  it('keeps a concurrent indexer out while a run is in progress', async () => {
+    let second: Promise<unknown> | undefined;
+    await run({
+      onProgress: (event) => {
+        if (event.phase === 'scanned') second = run().then(() => 'ran', (err: unknown) => err);
+      },
+    });
+    expect(await second).toBeInstanceOf(IndexLockedError);
+  });
+
+  it('takes over a lock left by a process that is gone', async () => {
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    await run();
+    await writeFile(join(folders.indexDir, INDEX_LOCK_FILE), JSON.stringify({ pid: dead, host: hostname(), token: 'old', started_at: 'then' }));
+    expect((await run()).skipped).toBe(3);
+    await expect(stat(join(folders.indexDir, INDEX_LOCK_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('takes over a lock with our pid that this process never took (an earlier process with the same pid)', async () => {
+    await run();
+    await writeFile(join(folders.indexDir, INDEX_LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), token: 'earlier', started_at: 'then' }));
+    expect((await run()).skipped).toBe(3);
+  });
+
+  it('respects a fresh unreadable lock (another process mid-write)', async () => {
+    await run();
+    await writeFile(join(folders.indexDir, INDEX_LOCK_FILE), '');
+    await expect(run()).rejects.toBeInstanceOf(IndexLockedError);
+  });
+});
+
+describe('a missing documents folder', () => {
+  it('is a DocumentsFolderError, and the index is left as it was', async () => {
+    await run();
+    await expect(run({ documentsDir: join(folders.root, 'no-such-folder') })).rejects.toThrow(/cannot read the documents folder .*no-such-folder: it does not exist/);
+    expect(await docsInIndex()).toHaveLength(3);
+  });
+});

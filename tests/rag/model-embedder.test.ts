@@ -1,0 +1,80 @@
+// Model embedders over a local fake Ollama server and the profile-to-embedder mapping.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../src/config/models.js';
+import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
+import { createLlmEmbedder } from '../../src/rag/embed/llm-embedder.js';
+import { embedderForProfile } from '../../src/rag/index-folder.js';
+import { indexDocuments } from '../../src/rag/index/index-documents.js';
+import { hybridSearch } from '../../src/rag/search/retrievers.js';
+import { loadSearchIndex } from '../../src/rag/search/search-index.js';
+import { type FakeLlmServer, type RecordedRequest, startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
+import { FakeExtractor } from './fake-extractor.js';
+import { makeTempFolders, type TempFolders } from './temp-folders.js';
+
+/** A toy 3-dimensional "model": counts of a, e and o, so similar texts really get similar vectors. */
+function toyVector(text: string): number[] {
+  return ['a', 'e', 'o'].map((letter) => text.split(letter).length - 1 + 0.5);
+}
+
+let ollama: FakeLlmServer;
+beforeEach(async () => {
+  ollama = await startFakeOllamaServer({
+    replies: (request: RecordedRequest) =>
+      request.path === '/api/embed' ? { body: { model: request.body.model, embeddings: (request.body.input as string[]).map(toyVector) } } : undefined,
+  });
+});
+afterEach(async () => {
+  await ollama.close();
+});
+
+describe('model embedders', () => {
+  it('embeds through Ollama /api/embed, learning the dimension from a probe', async () => {
+    const embedder = await embedderFromSetting('ollama:nomic-embed-text', { OLLAMA_HOST: ollama.url });
+    expect(embedder).toMatchObject({ id: 'ollama:nomic-embed-text', dimension: 3 });
+    expect(await embedder.embed(['aaa', 'eee'])).toEqual([toyVector('aaa'), toyVector('eee')]);
+    expect(ollama.requests.filter((r) => r.path === '/api/embed').map((r) => r.body.model)).toEqual(['nomic-embed-text', 'nomic-embed-text']);
+  });
+
+  it('indexes and searches with the model, recording its id in the index', async () => {
+    const folders: TempFolders = await makeTempFolders();
+    try {
+      await folders.write('a.md', 'banana cabana');
+      await folders.write('o.md', 'Oslo motor pool');
+      const embedder = await embedderFromSetting('ollama:nomic-embed-text', { OLLAMA_HOST: ollama.url });
+      await indexDocuments({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor: new FakeExtractor(folders.documentsDir) });
+      const index = (await loadSearchIndex(folders.indexDir))!;
+      expect(index.model).toBe('ollama:nomic-embed-text');
+      expect((await hybridSearch(index, embedder, 'banana', 1))[0]?.doc).toBe('a.md');
+    } finally {
+      await folders.remove();
+    }
+  });
+
+  it('rejects answers with the wrong number or length of vectors', async () => {
+    const llm = new ScriptedLlm({ embed: (texts) => texts.map((t) => (t === 'short' ? [1] : [1, 2])) });
+    const embedder = await createLlmEmbedder({ llm, id: 'scripted:toy' });
+    expect(embedder.dimension).toBe(2);
+    await expect(embedder.embed(['short'])).rejects.toThrow(/scripted:toy: returned a vector of length 1, expected 2/);
+    const none = new ScriptedLlm({ embed: () => [] });
+    await expect(createLlmEmbedder({ llm: none, id: 'scripted:none' })).rejects.toThrow(/returned 0 vectors for 1 texts/);
+  });
+});
+
+describe('embedderForProfile', () => {
+  const models: Record<string, ModelConfig> = {
+    local: { type: 'ollama', model: 'qwen2.5-coder:7b', embedding_model: 'nomic-embed-text', base_url: 'http://127.0.0.1:1', timeout_ms: 5_000, max_retries: 0 },
+    plain: { type: 'ollama', model: 'llama3', timeout_ms: 5_000, max_retries: 0 },
+  };
+
+  it('gives the built-in embedder for builtin and a model embedder for a models.yaml key', async () => {
+    expect((await embedderForProfile('builtin', models, {})).id).toMatch(/^builtin:lexical-/);
+    const embedder = await embedderForProfile('local', { local: { ...models.local!, base_url: ollama.url } }, {});
+    expect(embedder.id).toBe('ollama:nomic-embed-text');
+  });
+
+  it('names the key and the choices when the setting is unusable', async () => {
+    await expect(embedderForProfile('remote', models, {})).rejects.toThrow(/llm\.embedding: builtin or a key of models\.yaml \(local, plain\), got "remote"/);
+    await expect(embedderForProfile('plain', models, {})).rejects.toThrow(/needs an embedding_model/);
+  });
+});
