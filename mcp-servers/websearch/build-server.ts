@@ -10,7 +10,7 @@ import {
   DEFAULT_MAX_REDIRECTS,
   systemResolver,
   type HostResolver,
-} from './safe-fetch.js';
+} from '../../src/net/safe-fetch.js';
 import { registerSearchTool } from './search-tool.js';
 
 /** Server name reported in the MCP initialize handshake. */

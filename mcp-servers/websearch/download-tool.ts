@@ -4,8 +4,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { exampleMeta } from '../shared/example-meta.js';
 import { toolError, toolResult } from '../shared/tool-result.js';
-import { parseHttpUrl, safeFetch } from './safe-fetch.js';
-import { WebFetchError } from './web-fetch-error.js';
+import { parseHttpUrl, safeFetch } from '../../src/net/safe-fetch.js';
+import { WebFetchError } from '../../src/net/web-fetch-error.js';
 import { takeRateSlot, type WebsearchContext } from './websearch-context.js';
 
 /** Longest URL accepted, in characters; browsers and servers commonly stop at 8 KB. */

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { builtPath } from '../../src/paths.js';
 import type { ParseOutcome, ParseTask } from './parse-task.js';
-import { formatDuration } from './safe-fetch.js';
-import { WebFetchError } from './web-fetch-error.js';
+import { formatDuration } from '../../src/net/safe-fetch.js';
+import { WebFetchError } from '../../src/net/web-fetch-error.js';
 
 /** Longest one page may take to parse, in milliseconds; an ordinary 2 MB page takes well under a second. */
 export const DEFAULT_PARSE_TIMEOUT_MS = 5_000;

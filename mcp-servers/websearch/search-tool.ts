@@ -4,9 +4,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { exampleMeta } from '../shared/example-meta.js';
 import { toolError } from '../shared/tool-result.js';
-import { safeFetch } from './safe-fetch.js';
+import { safeFetch } from '../../src/net/safe-fetch.js';
 import { formatSearchResults, noResultsMessage, type SearchResult } from './search-results.js';
-import { WebFetchError } from './web-fetch-error.js';
+import { WebFetchError } from '../../src/net/web-fetch-error.js';
 import { takeRateSlot, type WebsearchContext } from './websearch-context.js';
 
 /** Most results one call returns; one DuckDuckGo HTML page holds about 30. */

@@ -1,7 +1,7 @@
 // What both websearch tools share: fetch settings, the parse runner, the two rate limiters and their messages.
 import { SlidingWindowRateLimiter } from './rate-limiter.js';
 import type { ParseRunner } from './parse-in-worker.js';
-import type { SafeFetchOptions } from './safe-fetch.js';
+import type { SafeFetchOptions } from '../../src/net/safe-fetch.js';
 
 /** Built once per server by buildWebsearchServer and handed to each tool. */
 export interface WebsearchContext {

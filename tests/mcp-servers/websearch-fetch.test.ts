@@ -1,7 +1,7 @@
 // safeFetch against a local fixture server: deadlines, redirects, refused addresses, size cap, encodings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeFetch, type HostResolver, type SafeFetchOptions } from '../../mcp-servers/websearch/safe-fetch.js';
-import { WebFetchError } from '../../mcp-servers/websearch/web-fetch-error.js';
+import { safeFetch, type HostResolver, type SafeFetchOptions } from '../../src/net/safe-fetch.js';
+import { WebFetchError } from '../../src/net/web-fetch-error.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/websearch/fixture-server.js';
 
 let server: FixtureServer;

@@ -1,13 +1,11 @@
-// The default fetch for `.url` files and web pages: http(s) only, public addresses only, time and size capped.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { CortexError, errorMessage } from '../../errors.js';
+// The default fetch for `.url` files and web pages: a thin adapter over the shared SSRF-safe fetch in src/net.
+import { isIP } from 'node:net';
+import { CortexError } from '../../errors.js';
+import { refusalReason } from '../../net/address-policy.js';
+import { bareHostname } from '../../net/http-request.js';
+import { safeFetch, type HostResolver } from '../../net/safe-fetch.js';
+import { WebFetchError } from '../../net/web-fetch-error.js';
 import { formatBytes } from './read-safely.js';
-import { isPrivateAddress } from './private-address.js';
 
 /** Wall clock for one fetch, redirects included. */
 export const FETCH_TIMEOUT_MS = 15_000;
@@ -15,7 +13,11 @@ export const FETCH_TIMEOUT_MS = 15_000;
 export const FETCH_MAX_BYTES = 5 * 2 ** 20;
 /** Redirects followed before giving up. */
 export const FETCH_MAX_REDIRECTS = 5;
-const USER_AGENT = 'Cortex-R/0.1 (document indexer)';
+const REQUEST_HEADERS: Record<string, string> = {
+  'user-agent': 'Cortex-R/0.1 (document indexer)',
+  accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
+  'accept-encoding': 'gzip, deflate, br',
+};
 
 /** What a fetch hands to the extractor. A string body is taken as already decoded text. */
 export interface FetchedBody {
@@ -48,13 +50,18 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
-  /** Allow loopback, private and link-local addresses (tests, intranet pages). Default false. */
+  /**
+   * Allow loopback and private addresses (tests, intranet pages). Default false. Link-local and cloud
+   * metadata addresses (169.254/16, 100.100.100.200, fe80::/10, fd00:ec2::254) are refused regardless.
+   */
   allowPrivateAddresses?: boolean;
+  /** Resolves host names; default the system resolver (tests pass a fake). */
+  resolveHost?: HostResolver;
 }
 
 /**
- * A FetchUrl that only speaks http(s), refuses hosts resolving to non-public addresses (checked at
- * connect time, so DNS rebinding can't slip past, and again on every redirect), follows at most
+ * A FetchUrl that only speaks http(s), refuses hosts resolving to non-public addresses (each hop's
+ * addresses checked and the connection pinned to them, so DNS rebinding can't slip past), follows at most
  * `maxRedirects` redirects, and stops at `timeoutMs` or `maxBytes` (decompressed). Errors are FetchErrors.
  */
 export function createSafeFetch({
@@ -62,31 +69,32 @@ export function createSafeFetch({
   maxBytes = FETCH_MAX_BYTES,
   maxRedirects = FETCH_MAX_REDIRECTS,
   allowPrivateAddresses = false,
+  resolveHost,
 }: SafeFetchOptions = {}): FetchUrl {
+  const policy = { blockPrivateNetwork: !allowPrivateAddresses };
   return async (url, options = {}) => {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const start = parseWebUrl(url);
     const cap = Math.min(maxBytes, options.maxBytes ?? maxBytes);
-    let current = parseWebUrl(url);
-    // Bounded by maxRedirects + 1 requests.
-    for (let hop = 0; hop <= maxRedirects; hop++) {
-      let response: Response;
-      try {
-        response = await requestOnce(current, { signal, maxBytes: cap, allowPrivateAddresses });
-      } catch (err) {
-        if (err instanceof FetchError) throw err;
-        if (timeout.aborted) throw new FetchError(current.href, `${current.href} did not answer within ${timeoutMs / 1000} s.`, { cause: err });
-        if (signal.aborted) throw new FetchError(current.href, `The fetch of ${current.href} was cancelled.`, { cause: err });
-        throw new FetchError(current.href, `${current.href} could not be fetched (${errorMessage(err)}).`, { cause: err });
-      }
-      if (response.kind === 'body') return { contentType: response.contentType, body: response.body };
-      current = parseWebUrl(new URL(response.location, current).href);
+    let got;
+    try {
+      got = await safeFetch(start.href, {
+        policy,
+        timeoutMs,
+        maxBodyBytes: cap,
+        maxRedirects,
+        headers: REQUEST_HEADERS,
+        // The extractor decides by content type and magic bytes what it can read (PDFs included).
+        acceptMediaType: () => true,
+        ...(resolveHost ? { resolveHost } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (err) {
+      throw toFetchError(err, url, { timeoutMs, maxRedirects });
     }
-    throw new FetchError(current.href, `${url} redirected more than ${maxRedirects} times.`);
+    if (got.truncated) throw new FetchError(got.url, `${got.url} is larger than the ${formatBytes(cap)} limit.`);
+    return { contentType: got.contentType, body: got.bytes };
   };
 }
-
-type Response = { kind: 'body'; contentType: string; body: Buffer } | { kind: 'redirect'; location: string };
 
 function parseWebUrl(url: string): URL {
   let parsed: URL;
@@ -101,91 +109,24 @@ function parseWebUrl(url: string): URL {
   return parsed;
 }
 
-function requestOnce(
-  url: URL,
-  { signal, maxBytes, allowPrivateAddresses }: { signal: AbortSignal; maxBytes: number; allowPrivateAddresses: boolean },
-): Promise<Response> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // An IP literal skips the lookup below, so it is checked here.
-  if (!allowPrivateAddresses && isIP(host) !== 0 && isPrivateAddress(host)) {
-    return Promise.reject(new FetchError(url.href, `${url.href} points to a private or local address (${host}); it was not fetched.`));
+/** The shared fetch's error, in the indexer's words (kept from before the two fetches were merged). */
+function toFetchError(err: unknown, url: string, { timeoutMs, maxRedirects }: { timeoutMs: number; maxRedirects: number }): FetchError {
+  if (!(err instanceof WebFetchError)) return new FetchError(url, `${url} could not be fetched (${String(err)}).`, { cause: err });
+  const href = err.url ?? url;
+  switch (err.code) {
+    case 'blocked_address': {
+      const address = err.address ?? '';
+      const how = isIP(bareHostname(new URL(href))) !== 0 ? 'points to' : 'resolves to';
+      const reason = refusalReason(address, { blockPrivateNetwork: true }) ?? 'refused';
+      return new FetchError(href, `${href} ${how} a private or local address (${address}): ${reason}; it was not fetched.`, { cause: err });
+    }
+    case 'timeout':
+      return new FetchError(href, `${href} did not answer within ${timeoutMs / 1000} s.`, { cause: err });
+    case 'cancelled':
+      return new FetchError(href, `The fetch of ${href} was cancelled.`, { cause: err });
+    case 'redirect_limit':
+      return new FetchError(href, `${url} redirected more than ${maxRedirects} times.`, { cause: err });
+    default:
+      return new FetchError(href, `${err.message}.`, { cause: err });
   }
-  return new Promise<Response>((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, {
-      method: 'GET',
-      signal,
-      agent: false,
-      headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
-      ...(allowPrivateAddresses ? {} : { lookup: publicOnlyLookup(url.href) }),
-    });
-    request.on('error', reject);
-    request.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.resume();
-        resolve({ kind: 'redirect', location: res.headers.location });
-        return;
-      }
-      if (status < 200 || status >= 300) {
-        res.resume();
-        reject(new FetchError(url.href, `${url.href} answered HTTP ${status}.`));
-        return;
-      }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        res.destroy();
-        reject(new FetchError(url.href, `${url.href} is larger than the ${formatBytes(maxBytes)} limit.`));
-        return;
-      }
-      readBody(res, url.href, maxBytes).then((body) => resolve({ kind: 'body', contentType: String(res.headers['content-type'] ?? ''), body }), reject);
-    });
-    request.end();
-  });
-}
-
-function readBody(res: IncomingMessage, href: string, maxBytes: number): Promise<Buffer> {
-  const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  let stream: Readable = res;
-  if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(createGunzip());
-  else if (encoding === 'deflate') stream = res.pipe(createInflate());
-  else if (encoding === 'br') stream = res.pipe(createBrotliDecompress());
-  else if (encoding !== 'identity' && encoding !== '') {
-    res.destroy();
-    return Promise.reject(new FetchError(href, `${href} used an unsupported content encoding (${encoding}).`));
-  }
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const fail = (err: unknown) => {
-      res.destroy();
-      stream.destroy();
-      reject(err);
-    };
-    stream.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > maxBytes) fail(new FetchError(href, `${href} is larger than the ${formatBytes(maxBytes)} limit.`));
-      else chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(Buffer.concat(chunks, total)));
-    stream.on('error', fail);
-    res.on('error', fail);
-  });
-}
-
-/** A dns lookup that fails when any address of the host is not public. */
-function publicOnlyLookup(href: string): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 0);
-      const blocked = addresses.find((a) => isPrivateAddress(a.address));
-      if (blocked || addresses.length === 0) {
-        const why = new FetchError(href, `${href} resolves to a private or local address (${blocked?.address ?? 'none'}); it was not fetched.`);
-        return callback(why as NodeJS.ErrnoException, '', 0);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0]!;
-      return callback(null, first.address, first.family);
-    });
-  };
 }

@@ -1,10 +1,9 @@
-// Pure helpers of extraction: text decoding, .url parsing, content types, private addresses, limits, tree text.
+// Pure helpers of extraction: text decoding, .url parsing, content types, limits, tree text.
 import { describe, expect, it } from 'vitest';
 import { decodeText } from '../../../src/rag/extract/decode-text.js';
 import { formatOfContentType, formatOfPath } from '../../../src/rag/extract/formats.js';
 import { treeStats, treeText, type TreeNode } from '../../../src/rag/extract/html-tree.js';
 import { resolveExtractionLimits } from '../../../src/rag/extract/limits.js';
-import { isPrivateAddress } from '../../../src/rag/extract/private-address.js';
 import { isInside } from '../../../src/rag/extract/read-safely.js';
 import { readUrlFile } from '../../../src/rag/extract/url-file.js';
 
@@ -56,19 +55,6 @@ describe('formats', () => {
     expect(formatOfContentType('application/octet-stream', Buffer.from('%PDF-1.7 ...'))).toBe('pdf');
     expect(formatOfContentType('', Buffer.from('  <!DOCTYPE html><html>'))).toBe('html');
     expect(formatOfContentType('image/png', none)).toBeNull();
-  });
-});
-
-describe('isPrivateAddress', () => {
-  it.each(['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'not-an-ip'])(
-    'refuses %s',
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(true);
-    },
-  );
-
-  it.each(['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '172.32.0.1', '::ffff:1.1.1.1'])('allows %s', (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
   });
 });
 

@@ -120,4 +120,13 @@ describe('createSafeFetch', () => {
     await expect(strict('http://10.1.2.3/')).rejects.toThrow(/private or local address/);
     expect(requests).toBe(before);
   });
+
+  it('refuses link-local and cloud metadata addresses even when private addresses are allowed', async () => {
+    const permissive = createSafeFetch({ allowPrivateAddresses: true, timeoutMs: 5_000 });
+    await expect(permissive('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(/private or local address \(169\.254\.169\.254\).*metadata/);
+    await expect(permissive('http://169.254.169.254/latest/meta-data/')).rejects.toBeInstanceOf(FetchError);
+    // By name too: a host resolving to the metadata address is refused before any connection.
+    const byName = createSafeFetch({ allowPrivateAddresses: true, resolveHost: () => Promise.resolve([{ address: '169.254.169.254', family: 4 }]) });
+    await expect(byName('http://metadata.test/')).rejects.toThrow(/resolves to a private or local address \(169\.254\.169\.254\)/);
+  });
 });

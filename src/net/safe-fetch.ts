@@ -1,4 +1,4 @@
-// Fetches an http(s) URL for the model: DNS checked against the address policy on every hop, pinned connects,
+// Fetches an http(s) URL for the model or the indexer: DNS checked against the address policy on every hop, pinned connects,
 // manual redirects, one deadline for the whole fetch and a cap on the body.
 import { lookup } from 'node:dns/promises';
 import type { IncomingMessage } from 'node:http';
@@ -26,7 +26,7 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** Sent with every request; some sites (DuckDuckGo among them) answer a bare client with an error page. */
+/** Sent with every request unless the caller gives its own; some sites (DuckDuckGo among them) answer a bare client with an error page. */
 const BROWSER_HEADERS: Record<string, string> = {
   'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,*/*;q=0.5',
@@ -44,6 +44,12 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   maxRedirects?: number;
+  /** Cancels the fetch (it then fails with code cancelled). */
+  signal?: AbortSignal;
+  /** Request headers replacing the browser-like defaults. */
+  headers?: Record<string, string>;
+  /** Which media types (lower case, no parameters) are read; default {@link isTextualMediaType}. */
+  acceptMediaType?: (mediaType: string) => boolean;
 }
 
 /** A fetched body and what is known about it. */
@@ -55,6 +61,8 @@ export interface FetchedBody {
   mediaType: string;
   /** The charset parameter of Content-Type, if any. */
   charset: string | undefined;
+  /** The Content-Type header as sent, parameters included; '' when the server sent none. */
+  contentType: string;
   bytes: Buffer;
   /** True when the body was longer than maxBodyBytes and only its start was read. */
   truncated: boolean;
@@ -115,7 +123,7 @@ async function resolveChecked(url: URL, policy: AddressPolicy, resolveHost: Host
     const hint = policy.blockPrivateNetwork && refusalReason(address, { blockPrivateNetwork: false }) === undefined
       ? ' (private and local addresses are blocked by security.block_private_network)'
       : '';
-    throw new WebFetchError('blocked_address', `refused to fetch ${url.href}: ${via} ${reason}${hint}`);
+    throw new WebFetchError('blocked_address', `refused to fetch ${url.href}: ${via} ${reason}${hint}`, { url: url.href, address });
   }
   return addresses;
 }
@@ -160,7 +168,7 @@ function networkError(url: URL, err: unknown): WebFetchError {
  * Fetches `rawUrl` and returns its body, following at most maxRedirects redirects by hand so that every hop's
  * address is resolved and checked again, and connecting only to the checked addresses. The whole fetch (DNS, every
  * hop, the body) shares one deadline. Throws {@link WebFetchError}: bad_url, blocked_address, dns, timeout,
- * redirect_limit, http_status (any non-2xx answer), content_type (not text) or network.
+ * redirect_limit, http_status (any non-2xx answer), content_type (not accepted), network or cancelled.
  */
 export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Promise<FetchedBody> {
   const {
@@ -170,6 +178,7 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
     timeoutMs = DEFAULT_FETCH_TIMEOUT_MS,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     maxRedirects = DEFAULT_MAX_REDIRECTS,
+    acceptMediaType = isTextualMediaType,
   } = options;
   let method = options.method ?? 'GET';
   let body = method === 'POST' && form ? new URLSearchParams(form).toString() : undefined;
@@ -177,15 +186,23 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
 
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new WebFetchError('timeout', `no complete answer from ${url.href} within ${formatDuration(timeoutMs)} (timed out)`)),
+    () =>
+      controller.abort(
+        new WebFetchError('timeout', `no complete answer from ${url.href} within ${formatDuration(timeoutMs)} (timed out)`, { url: url.href }),
+      ),
     timeoutMs,
   );
   const { signal } = controller;
+  const external = options.signal;
+  const onCancel = (): void =>
+    controller.abort(new WebFetchError('cancelled', `the fetch of ${url.href} was cancelled`, { cause: external?.reason, url: url.href }));
+  if (external?.aborted) onCancel();
+  else external?.addEventListener('abort', onCancel, { once: true });
   try {
     // Bounded by maxRedirects: every pass either returns, throws, or follows one redirect.
     for (let redirects = 0; ; redirects++) {
       const addresses = await resolveChecked(url, policy, resolveHost, signal);
-      const headers = { ...BROWSER_HEADERS, ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) };
+      const headers = { ...(options.headers ?? BROWSER_HEADERS), ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) };
       let res: IncomingMessage;
       try {
         res = await sendRequest({ url, addresses, method, headers, body, signal });
@@ -211,20 +228,22 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
         res.destroy();
         throw new WebFetchError('http_status', `${url.href} answered HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd());
       }
-      const [mediaType = '', ...params] = String(res.headers['content-type'] ?? '').split(';').map((p) => p.trim());
+      const contentType = String(res.headers['content-type'] ?? '');
+      const [mediaType = '', ...params] = contentType.split(';').map((p) => p.trim());
       const charset = params.find((p) => /^charset=/i.test(p))?.slice('charset='.length).replace(/^"|"$/g, '');
-      if (!isTextualMediaType(mediaType.toLowerCase())) {
+      if (!acceptMediaType(mediaType.toLowerCase())) {
         res.destroy();
         throw new WebFetchError('content_type', `${url.href} is ${mediaType}, not a web page or text; only HTML and text can be read`);
       }
       try {
         const { bytes, truncated } = await readCappedBody(res, maxBodyBytes, signal);
-        return { url: url.href, status, mediaType: mediaType.toLowerCase(), charset, bytes, truncated };
+        return { url: url.href, status, mediaType: mediaType.toLowerCase(), charset, contentType, bytes, truncated };
       } catch (err) {
         throw signal.aborted ? (signal.reason as Error) : networkError(url, err);
       }
     }
   } finally {
     clearTimeout(timer);
+    external?.removeEventListener('abort', onCancel);
   }
 }

@@ -1,6 +1,6 @@
-// Which addresses the websearch server refuses: metadata and link-local always, local ranges when asked.
+// Which addresses the shared fetch refuses: metadata and link-local always, local ranges when asked.
 import { describe, expect, it } from 'vitest';
-import { embeddedIpv4, ipv6Groups, refusalReason } from '../../mcp-servers/websearch/address-policy.js';
+import { embeddedIpv4, ipv6Groups, refusalReason } from '../../src/net/address-policy.js';
 
 const OPEN = { blockPrivateNetwork: false };
 const BLOCKING = { blockPrivateNetwork: true };
@@ -65,6 +65,20 @@ describe('refusalReason', () => {
 
   it('accepts an IPv6 literal in URL brackets', () => {
     expect(refusalReason('[::1]', BLOCKING)).toContain('loopback');
+  });
+});
+
+// Moved from the indexer's old private-address check: the same addresses, judged by the shared policy with blocking on.
+describe('refusalReason with private networks blocked (the indexer default)', () => {
+  it.each(['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', 'not-an-ip'])(
+    'refuses %s',
+    (address) => {
+      expect(refusalReason(address, BLOCKING)).toBeDefined();
+    },
+  );
+
+  it.each(['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '172.32.0.1', '::ffff:1.1.1.1'])('allows %s', (address) => {
+    expect(refusalReason(address, BLOCKING)).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-// Which IP addresses the websearch server may connect to: cloud metadata and link-local never, private ranges on request.
+// Which IP addresses a fetch for the model or the indexer may connect to: cloud metadata and link-local never, private ranges on request.
 import { BlockList, isIP } from 'node:net';
 
 /** What the policy is told by config (profiles.yaml `security.block_private_network`, passed as an env var). */
@@ -40,11 +40,16 @@ const PRIVATE_REFUSED: readonly Rule[] = [
   rule('private', '172.16.0.0/12'),
   rule('IETF protocol assignments', '192.0.0.0/24'),
   rule('private', '192.168.0.0/16'),
+  rule('documentation (TEST-NET-1)', '192.0.2.0/24'),
   rule('benchmarking', '198.18.0.0/15'),
+  rule('documentation (TEST-NET-2)', '198.51.100.0/24'),
+  rule('documentation (TEST-NET-3)', '203.0.113.0/24'),
   rule('multicast', '224.0.0.0/4'),
   rule('reserved', '240.0.0.0/4'),
   rule('unspecified (::, which reaches this machine)', '::/128'),
   rule('loopback', '::1/128'),
+  rule('IPv6 discard-only', '100::/64'),
+  rule('IPv6 documentation', '2001:db8::/32'),
   rule('unique-local (private)', 'fc00::/7'),
   rule('site-local', 'fec0::/10'),
   rule('multicast', 'ff00::/8'),
