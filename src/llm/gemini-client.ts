@@ -1,5 +1,6 @@
 // LlmClient for Google's Gemini API, through @google/genai (generateContent and batchEmbedContents).
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
+import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
 import { LlmRequestError, LlmUnavailableError, errorMessage } from '../errors.js';
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
@@ -97,27 +98,22 @@ export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
       };
     },
 
-    async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<EmbedResult> {
-      const embeddingModel = config.embedding_model;
-      if (!embeddingModel) {
-        throw new LlmRequestError(PROVIDER, `model "${config.model}" has no embedding_model in models.yaml`);
-      }
-      const vectors: number[][] = [];
-      let latencyMs = 0;
-      for (let start = 0; start < texts.length; start += GEMINI_EMBED_BATCH_MAX) {
-        const batch = texts.slice(start, start + GEMINI_EMBED_BATCH_MAX);
-        const result = await run(
-          (abortSignal) => ai.models.embedContent({ model: embeddingModel, contents: batch, config: { abortSignal } }),
-          options.signal,
-        );
-        const values = (result.value.embeddings ?? []).map((e) => e.values);
-        if (values.length !== batch.length || !values.every((v) => Array.isArray(v))) {
-          throw new LlmRequestError(PROVIDER, `embedding answer does not hold ${batch.length} vectors`);
-        }
-        vectors.push(...(values as number[][]));
-        latencyMs += result.latencyMs;
-      }
-      return { vectors, model: embeddingModel, latencyMs };
+    embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<EmbedResult> {
+      return embedInBatches({
+        provider: PROVIDER,
+        model: config.model,
+        embeddingModel: config.embedding_model,
+        texts,
+        batchMax: GEMINI_EMBED_BATCH_MAX,
+        embedBatch: async (model, batch) => {
+          const result = await run((abortSignal) => ai.models.embedContent({ model, contents: batch, config: { abortSignal } }), options.signal);
+          const values = (result.value.embeddings ?? []).map((e) => e.values);
+          if (values.length !== batch.length || !values.every((v) => Array.isArray(v))) {
+            throw new LlmRequestError(PROVIDER, `embedding answer does not hold ${batch.length} vectors`);
+          }
+          return { vectors: values as number[][], latencyMs: result.latencyMs };
+        },
+      });
     },
   };
 }

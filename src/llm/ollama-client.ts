@@ -1,5 +1,6 @@
 // LlmClient for a local Ollama server, through the `ollama` npm package (/api/chat and /api/embed).
 import { Ollama, type ChatResponse, type EmbedResponse, type Message } from 'ollama';
+import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
 import { LlmRequestError, errorMessage } from '../errors.js';
 import { resolveOllamaHost } from './ollama-host.js';
@@ -74,24 +75,18 @@ export function createOllamaClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
       };
     },
 
-    async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<EmbedResult> {
-      const embeddingModel = config.embedding_model;
-      if (!embeddingModel) {
-        throw new LlmRequestError(PROVIDER, `model "${config.model}" has no embedding_model in models.yaml`);
-      }
-      const vectors: number[][] = [];
-      let latencyMs = 0;
-      for (let start = 0; start < texts.length; start += OLLAMA_EMBED_BATCH_MAX) {
-        const batch = texts.slice(start, start + OLLAMA_EMBED_BATCH_MAX);
-        const result = await run(
-          (ollama) => ollama.embed({ model: embeddingModel, input: batch }),
-          options.signal,
-          embeddingModel,
-        );
-        vectors.push(...checkEmbeddings(result.value, batch.length, host));
-        latencyMs += result.latencyMs;
-      }
-      return { vectors, model: embeddingModel, latencyMs };
+    embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<EmbedResult> {
+      return embedInBatches({
+        provider: PROVIDER,
+        model: config.model,
+        embeddingModel: config.embedding_model,
+        texts,
+        batchMax: OLLAMA_EMBED_BATCH_MAX,
+        embedBatch: async (model, batch) => {
+          const result = await run((ollama) => ollama.embed({ model, input: batch }), options.signal, model);
+          return { vectors: checkEmbeddings(result.value, batch.length, host), latencyMs: result.latencyMs };
+        },
+      });
     },
   };
 }
