@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { ToolCaller, ToolInfo, ToolResult } from '../src/mcp/types.js';
 import { builtPath } from '../src/paths.js';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
-import { median, round, type Figure } from './stats.js';
+import { median, round, withTarget, type Figure } from './stats.js';
 
 const BENCH = 'sandbox';
 /** Trivial runs timed for the isolate start figure, after WARMUP_RUNS untimed ones. */
@@ -68,7 +68,8 @@ export async function runSandboxBench(): Promise<Figure[]> {
     const coldStarted = performance.now();
     await run(TRIVIAL);
     figures.push({ bench: BENCH, name: 'first run incl. worker process start', value: round(performance.now() - coldStarted), unit: 'ms', runs: 1 });
-    figures.push({ bench: BENCH, name: 'host RSS after 1 run', value: rssMb(), unit: 'MB', runs: 1 });
+    const rssAfterOne = rssMb();
+    figures.push({ bench: BENCH, name: 'host RSS after 1 run', value: rssAfterOne, unit: 'MB', runs: 1 });
 
     for (let i = 0; i < WARMUP_RUNS; i++) await run(TRIVIAL);
     const starts: number[] = [];
@@ -78,7 +79,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
       starts.push(performance.now() - started);
     }
     const trivialMs = median(starts);
-    figures.push({ bench: BENCH, name: 'isolate start + trivial solve() (median)', value: round(trivialMs), unit: 'ms', runs: START_RUNS });
+    figures.push(withTarget({ bench: BENCH, name: 'isolate start + trivial solve() (median)', value: round(trivialMs), unit: 'ms', runs: START_RUNS }, { max: 5 }));
 
     const direct: number[] = [];
     for (let i = 0; i < PROXY_CALLS; i++) {
@@ -100,7 +101,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
       unit: 'ms/call',
       runs: PROXY_CALLS * PROXY_LOOPS,
     });
-    figures.push({ bench: BENCH, name: 'proxy overhead per call (sandbox call − direct call)', value: round(perCallMs - directMs, 3), unit: 'ms/call', runs: PROXY_CALLS });
+    figures.push(withTarget({ bench: BENCH, name: 'proxy overhead per call (sandbox call − direct call)', value: round(perCallMs - directMs, 3), unit: 'ms/call', runs: PROXY_CALLS }, { max: 0.5 }));
 
     const fresh: number[] = [];
     for (let i = 0; i < FRESH_SERVER_CALLS; i++) {
@@ -112,11 +113,13 @@ export async function runSandboxBench(): Promise<Figure[]> {
     }
     const freshMs = median(fresh);
     figures.push({ bench: BENCH, name: 'reference: fresh math server per call, the original way (median)', value: round(freshMs), unit: 'ms/call', runs: FRESH_SERVER_CALLS });
-    figures.push({ bench: BENCH, name: 'speed-up of a proxied call over a fresh server per call', value: round(freshMs / perCallMs, 1), unit: '×' });
+    figures.push(withTarget({ bench: BENCH, name: 'speed-up of a proxied call over a fresh server per call', value: round(freshMs / perCallMs, 1), unit: '×' }, { min: 200 }));
 
     const done = 1 + WARMUP_RUNS + START_RUNS + 1 + PROXY_LOOPS;
     for (let i = done; i < RSS_RUNS; i++) await run(TRIVIAL);
-    figures.push({ bench: BENCH, name: `host RSS after ${RSS_RUNS} runs`, value: rssMb(), unit: 'MB', runs: RSS_RUNS });
+    const rssAfter = rssMb();
+    figures.push({ bench: BENCH, name: `host RSS after ${RSS_RUNS} runs`, value: rssAfter, unit: 'MB', runs: RSS_RUNS });
+    figures.push(withTarget({ bench: BENCH, name: `host RSS growth from 1 to ${RSS_RUNS} runs`, value: round(rssAfter - rssAfterOne), unit: 'MB' }, { max: 20 }));
   } finally {
     await sandbox.close();
     await math.client.close();

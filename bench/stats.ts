@@ -32,3 +32,10 @@ export interface Figure {
 }
 
 export const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Adds the issue's target to a figure: `max` means "at most", `min` "at least". */
+export function withTarget(figure: Figure, bound: { max?: number; min?: number }): Figure {
+  const ok = (bound.max === undefined || figure.value <= bound.max) && (bound.min === undefined || figure.value >= bound.min);
+  const target = bound.max !== undefined ? `≤ ${bound.max} ${figure.unit}` : `≥ ${bound.min} ${figure.unit}`;
+  return { ...figure, target, ok };
+}

@@ -1,7 +1,5 @@
 // Runs a parse task in a worker thread with a time and memory limit, so a page built to choke the HTML parser
 // (millions of nested elements) costs one killed worker instead of a frozen server.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { builtPath } from '../../src/paths.js';
 import type { ParseOutcome, ParseTask } from './parse-task.js';
@@ -17,10 +15,9 @@ const PARSE_WORKER_HEAP_MB = 256;
 /** Runs a parse task; the server's default, replaceable in tests by an in-thread runner. */
 export type ParseRunner = (task: ParseTask) => Promise<ParseOutcome>;
 
-/** The built worker file: beside this module when it runs from dist/, else (tests run the TypeScript source) in dist/. */
+/** The built worker file (found the same way from dist/, the bundle, or tests running the TypeScript source). */
 function workerFile(): string {
-  const sibling = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
-  return existsSync(sibling) ? sibling : builtPath('mcp-servers/websearch/parse-worker.js');
+  return builtPath('mcp-servers/websearch/parse-worker.js');
 }
 
 /**

@@ -1,0 +1,25 @@
+// Build step after tsc: bundles the CLI and our MCP servers into dist/bundle/, so each starts by reading a few
+// files instead of hundreds of modules (measured here: `cortex servers` with three servers 1.8 s → 1.0 s).
+// Packages with native addons or files of their own read at run time stay external.
+import { build } from 'esbuild';
+
+const EXTERNAL = ['isolated-vm', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
+
+await build({
+  entryPoints: {
+    cli: 'dist/src/cli.js',
+    math: 'dist/mcp-servers/math/main.js',
+    documents: 'dist/mcp-servers/documents/main.js',
+    websearch: 'dist/mcp-servers/websearch/main.js',
+  },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outdir: 'dist/bundle',
+  external: EXTERNAL,
+  // Bundled CommonJS dependencies call require(); give them one.
+  banner: { js: "import { createRequire as __cortexRequire } from 'node:module'; const require = __cortexRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
