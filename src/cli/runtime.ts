@@ -33,7 +33,7 @@ export class Runtime {
 
   /**
    * Picks the LLM first (so a missing one fails before anything starts), then starts the servers.
-   * @throws LlmUnavailableError, ConfigError, UsageError (unknown strategy), MemoryError (unknown session).
+   * @throws LlmUnavailableError, ConfigError, UsageError (unknown strategy or session id).
    */
   static async start(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<Runtime> {
     const { profile } = config;
