@@ -1,35 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
 import { LlmRequestError, LlmUnavailableError } from '../../src/errors.js';
 import { GEMINI_EMBED_BATCH_MAX, createGeminiClient, findGeminiKey } from '../../src/llm/gemini-client.js';
-import type { RetryTuning } from '../../src/llm/retry.js';
 import {
   geminiBatchEmbedReply,
   geminiError,
   geminiRoute,
   geminiTextReply,
   startFakeGeminiServer,
-  type FakeLlmServer,
 } from '../helpers/fake-gemini-server.js';
+import { fakeServers, instantRetries } from './llm-test-kit.js';
 
-const servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(...args: Parameters<typeof startFakeGeminiServer>): Promise<FakeLlmServer> {
-  const server = await startFakeGeminiServer(...args);
-  servers.push(server);
-  return server;
-}
+const fake = fakeServers(startFakeGeminiServer);
 
 function modelConfig(overrides: Partial<ModelConfig> = {}): ModelConfig {
   return { type: 'gemini', model: 'gemini-test', embedding_model: 'embed-test', timeout_ms: 10_000, max_retries: 3, ...overrides };
-}
-
-function instantRetries(): RetryTuning & { waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms), backoffBaseMs: 100, random: () => 0 };
 }
 
 describe('findGeminiKey', () => {

@@ -1,35 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
 import { LlmRequestError } from '../../src/errors.js';
 import { OLLAMA_EMBED_BATCH_MAX, createOllamaClient } from '../../src/llm/ollama-client.js';
-import type { RetryTuning } from '../../src/llm/retry.js';
 import {
   ollamaChatReply,
   ollamaEmbedReply,
   ollamaError,
   startFakeOllamaServer,
-  type FakeLlmServer,
 } from '../helpers/fake-ollama-server.js';
+import { fakeServers, instantRetries } from './llm-test-kit.js';
 
-const servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(...args: Parameters<typeof startFakeOllamaServer>): Promise<FakeLlmServer> {
-  const server = await startFakeOllamaServer(...args);
-  servers.push(server);
-  return server;
-}
+const fake = fakeServers(startFakeOllamaServer);
 
 function modelConfig(overrides: Partial<ModelConfig> = {}): ModelConfig {
   return { type: 'ollama', model: 'qwen-test', embedding_model: 'embed-test', timeout_ms: 10_000, max_retries: 3, ...overrides };
-}
-
-/** Records the backoff waits instead of sleeping. */
-function instantRetries(): RetryTuning & { waits: number[] } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms), backoffBaseMs: 100, random: () => 0 };
 }
 
 describe('createOllamaClient', () => {
