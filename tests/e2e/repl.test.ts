@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { runCli } from '../cli/run-cli.js';
 import { startFakeOllamaServer, ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { PERCEPTION_JSON, fenced, isPerception, ollamaEnv, promptOf, tempProject } from './ask-harness.js';
@@ -65,5 +67,43 @@ describe('cortex REPL and sessions', () => {
     const run = await runCli(['--profile', profile, '--session', '1700000000-abcdef', 'ask', 'x'], { env: ollamaEnv(llm.url) });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/1700000000-abcdef/);
+  });
+});
+
+describe('cortex REPL interrupt', () => {
+  it('cancels the running question on Ctrl-C and keeps the REPL going', async () => {
+    let decisions = 0;
+    server = await startFakeOllamaServer({
+      replies: (req) => {
+        if (req.path !== '/api/chat') return undefined;
+        if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
+        decisions += 1;
+        // The first decision never comes back, as with a stuck model; the second answers.
+        return decisions === 1 ? { hang: true } : ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: still here"; }'));
+      },
+    });
+    const { profile } = tempProject();
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile], {
+      env: { ...ollamaEnv(server.url), NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const cancelled = new Promise<void>((resolve) =>
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('Cancelled')) resolve();
+      }),
+    );
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.write('stuck question?\n');
+    // The Ollama probe, perception, then the decision that hangs.
+    await server.waitForRequests(3);
+    expect(decisions).toBe(1);
+    child.kill('SIGINT');
+    await cancelled;
+    child.stdin.end('second question?\nexit\n');
+    expect(await closed).toBe(0);
+    expect(stdout).toContain('still here');
   });
 });
