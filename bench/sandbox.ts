@@ -1,9 +1,7 @@
 // Benchmark: sandbox isolate start, per-tool-call overhead vs a fresh server per call (the original), host RSS over runs.
 import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ToolCaller, ToolInfo, ToolResult } from '../src/mcp/types.js';
-import { builtPath } from '../src/paths.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { MultiMcp } from '../src/mcp/multi-mcp.js';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { median, round, withTarget, type Figure } from './stats.js';
 
@@ -29,27 +27,11 @@ const ADD_LOOP = `async function solve() {
   return total;
 }`;
 
-interface MathClient {
-  client: Client;
-  tools: ToolInfo[];
-  caller: ToolCaller;
-}
-
-async function connectMath(): Promise<MathClient> {
-  const client = new Client({ name: 'sandbox-bench', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [builtPath('mcp-servers/math/main.js')], stderr: 'ignore' }));
-  const { tools } = await client.listTools();
-  return {
-    client,
-    tools: tools.map((t) => ({
-      server: 'math',
-      name: t.name,
-      description: t.description ?? '',
-      inputSchema: t.inputSchema as Record<string, unknown>,
-      ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
-    })),
-    caller: { callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as ToolResult },
-  };
+/** The math server as the shipped profile configures it, over one persistent MCP session. */
+async function connectMath(): Promise<MultiMcp> {
+  const multi = await MultiMcp.start(loadConfig().servers.filter((s) => s.id === 'math'));
+  if (multi.statuses()[0]?.state !== 'ready') throw new Error('the math server did not start; run `npm run build` first');
+  return multi;
 }
 
 const rssMb = () => round(process.memoryUsage.rss() / 2 ** 20, 1);
@@ -60,7 +42,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
   const math = await connectMath();
   const sandbox = createSandbox();
   const run = async (code: string, maxToolCalls = 5) => {
-    const result = await sandbox.run({ code, tools: math.tools, caller: math.caller, limits: { maxToolCalls, timeoutMs: PROXY_RUN_TIMEOUT_MS } });
+    const result = await sandbox.run({ code, tools: math.listTools(), caller: math, limits: { maxToolCalls, timeoutMs: PROXY_RUN_TIMEOUT_MS } });
     if (!result.ok) throw new Error(`benchmark run failed: ${result.error.kind}: ${result.error.message}`);
     return result;
   };
@@ -85,7 +67,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
     // median over PROXY_LOOPS loops, interleaved so machine noise hits both alike.
     const directLoop = async () => {
       const started = performance.now();
-      for (let i = 0; i < PROXY_CALLS; i++) await math.caller.callTool('add', { a: i, b: 1 });
+      for (let i = 0; i < PROXY_CALLS; i++) await math.callTool('add', { a: i, b: 1 });
       return (performance.now() - started) / PROXY_CALLS;
     };
     await directLoop();
@@ -112,8 +94,8 @@ export async function runSandboxBench(): Promise<Figure[]> {
     for (let i = 0; i < FRESH_SERVER_CALLS; i++) {
       const started = performance.now();
       const once = await connectMath();
-      await once.caller.callTool('add', { a: i, b: 1 });
-      await once.client.close();
+      await once.callTool('add', { a: i, b: 1 });
+      await once.close();
       fresh.push(performance.now() - started);
     }
     const freshMs = median(fresh);
@@ -127,7 +109,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
     figures.push(withTarget({ bench: BENCH, name: `host RSS growth from 1 to ${RSS_RUNS} runs`, value: round(rssAfter - rssAfterOne), unit: 'MB' }, { max: 20 }));
   } finally {
     await sandbox.close();
-    await math.client.close();
+    await math.close();
   }
   return figures;
 }

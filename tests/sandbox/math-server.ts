@@ -1,9 +1,8 @@
-// Test helper: the built math MCP server behind a plain SDK client, adapted to ToolCaller + ToolInfo[].
+// Test helper: the built math MCP server behind MultiMCP (the product's own client), as tools + caller.
 import { existsSync, readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';
-import { builtPath } from '../../src/paths.js';
+import { MultiMcp } from '../../src/mcp/multi-mcp.js';
+import type { ToolCaller, ToolInfo } from '../../src/mcp/types.js';
+import { PROJECT_ROOT, builtPath } from '../../src/paths.js';
 
 export interface MathServer {
   tools: ToolInfo[];
@@ -15,28 +14,12 @@ export interface MathServer {
 export async function startMathServer(): Promise<MathServer> {
   const entry = builtPath('mcp-servers/math/main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npx tsc -p tsconfig.json\` first`);
-  const client = new Client({ name: 'sandbox-tests', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [entry], stderr: 'ignore' }));
-  const { tools } = await client.listTools();
-  return {
-    tools: tools.map((t) => ({
-      server: 'math',
-      name: t.name,
-      description: t.description ?? '',
-      inputSchema: t.inputSchema as Record<string, unknown>,
-      ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
-    })),
-    caller: {
-      async callTool(name, args, options = {}) {
-        const result = await client.callTool({ name, arguments: args }, undefined, {
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
-        });
-        return result as ToolResult;
-      },
-    },
-    close: () => client.close(),
-  };
+  const multi = await MultiMcp.start([
+    { id: 'math', command: process.execPath, args: [entry], cwd: PROJECT_ROOT, env: {}, description: 'math', capabilities: [] },
+  ]);
+  const status = multi.statuses()[0]!;
+  if (status.state !== 'ready') throw new Error(`math server did not start: ${status.error}`);
+  return { tools: multi.listTools(), caller: multi, close: () => multi.close() };
 }
 
 /** True when this (the host) process has isolated-vm's native module mapped: it never should. */
