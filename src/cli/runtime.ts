@@ -1,6 +1,6 @@
 // What a question needs, started once and shared by `cortex ask` and the REPL: LLM, servers, sandbox, memory.
 import { runAgent } from '../agent/loop.js';
-import { resolveStrategy } from '../agent/strategy.js';
+import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { resolveTextModel } from '../llm/select.js';
@@ -28,7 +28,7 @@ export class Runtime {
     private readonly multi: MultiMcp,
     private readonly sandbox: Sandbox,
     public memory: SessionMemory,
-    private readonly strategyOverride: string | undefined,
+    private readonly strategy: StrategyName,
   ) {}
 
   /**
@@ -37,7 +37,11 @@ export class Runtime {
    */
   static async start(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<Runtime> {
     const { profile } = config;
-    resolveStrategy({ planningMode: profile.strategy.planning_mode, explorationMode: profile.strategy.exploration_mode, override: options.strategy });
+    const strategy = resolveStrategy({
+      planningMode: profile.strategy.planning_mode,
+      explorationMode: profile.strategy.exploration_mode,
+      override: options.strategy,
+    });
     const { key, client } = await resolveTextModel({
       setting: options.model ?? profile.llm.text_generation,
       models: config.models.models,
@@ -50,7 +54,7 @@ export class Runtime {
       : SessionMemory.create({ baseDir: config.paths.memory });
     const multi = await MultiMcp.start(config.servers);
     for (const s of multi.statuses()) if (s.state === 'failed') out.error(`warning: ${s.error}`);
-    return new Runtime(config, client, multi, createSandbox(), memory, options.strategy);
+    return new Runtime(config, client, multi, createSandbox(), memory, strategy);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
@@ -60,7 +64,7 @@ export class Runtime {
 
   /** Answers one question. Never throws for the model's mistakes: they are in the result. */
   async ask(query: string, { onEvent, signal }: { onEvent?: (e: AgentEvent) => void; signal?: AbortSignal } = {}): Promise<AgentRunResult> {
-    const { strategy, sandbox } = this.config.profile;
+    const { strategy: planning, sandbox } = this.config.profile;
     const ready = new Set(this.multi.statuses().filter((s) => s.state === 'ready').map((s) => s.id));
     return runAgent({
       query,
@@ -76,10 +80,10 @@ export class Runtime {
         maxOutputChars: sandbox.max_output_chars,
         toolTimeoutMs: sandbox.tool_timeout_ms,
       },
-      strategy: resolveStrategy({ planningMode: strategy.planning_mode, explorationMode: strategy.exploration_mode, override: this.strategyOverride }),
-      maxSteps: strategy.max_steps,
-      maxLifelinesPerStep: strategy.max_lifelines_per_step,
-      memoryFallbackEnabled: strategy.memory_fallback_enabled,
+      strategy: this.strategy,
+      maxSteps: planning.max_steps,
+      maxLifelinesPerStep: planning.max_lifelines_per_step,
+      memoryFallbackEnabled: planning.memory_fallback_enabled,
       memory: this.memory,
       trace: new Trace(this.memory.tracePath),
       ...(onEvent ? { onEvent } : {}),
