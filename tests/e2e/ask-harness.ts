@@ -5,20 +5,39 @@ import { join } from 'node:path';
 import { builtPath } from '../../src/paths.js';
 import type { RecordedRequest } from '../helpers/fake-ollama-server.js';
 
-/** A temp project folder with config/profiles.yaml using the real math server. */
-export function tempProject(sandbox: Record<string, number> = {}): { root: string; profile: string; memoryDir: string } {
+/** The real math server, as a profile's mcp_servers entry. */
+export const MATH_SERVER_YAML = `  - id: math\n    script: ${builtPath('mcp-servers/math/main.js')}\n    description: Arithmetic and ASCII codes\n`;
+
+/**
+ * A temp project: profile (default: the real math server, 3 steps × 2 lifelines), memory, documents and index
+ * folders inside it. `sandbox` sets sandbox limits; `servers` replaces the mcp_servers entries; `extra` is
+ * more profile YAML (e.g. a `security:` section).
+ */
+export function tempProject({
+  sandbox = {},
+  servers = MATH_SERVER_YAML,
+  steps = 'strategy:\n  max_steps: 3\n  max_lifelines_per_step: 2\n',
+  extra = '',
+}: { sandbox?: Record<string, number>; servers?: string; steps?: string; extra?: string } = {}): {
+  root: string;
+  profile: string;
+  memoryDir: string;
+  documentsDir: string;
+} {
   const root = mkdtempSync(join(tmpdir(), 'cortex-e2e-'));
   const memoryDir = join(root, 'memory');
+  const documentsDir = join(root, 'documents');
   const sandboxYaml = Object.entries(sandbox).map(([k, v]) => `  ${k}: ${v}\n`).join('');
   const profile = join(root, 'profiles.yaml');
   writeFileSync(
     profile,
-    `strategy:\n  max_steps: 3\n  max_lifelines_per_step: 2\n` +
+    steps +
       (sandboxYaml ? `sandbox:\n${sandboxYaml}` : '') +
-      `paths:\n  memory: ${memoryDir}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
-      `mcp_servers:\n  - id: math\n    script: ${builtPath('mcp-servers/math/main.js')}\n    description: Arithmetic and ASCII codes\n`,
+      extra +
+      `paths:\n  memory: ${memoryDir}\n  documents: ${documentsDir}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
+      `mcp_servers:\n${servers}`,
   );
-  return { root, profile, memoryDir };
+  return { root, profile, memoryDir, documentsDir };
 }
 
 /** The environment of a CLI run with no Gemini key and Ollama at `host`. */

@@ -98,7 +98,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
       `async function solve() { let s = 0; for (let i = 0; i < 4; i++) s = await tools.add({ a: s, b: 1 }); return "FINAL_ANSWER: " + s; }`,
       `async function solve() { return "FINAL_ANSWER: " + await tools.multiply({ a: 2, b: 2 }); }`,
     ]);
-    const { profile } = tempProject({ max_tool_calls_per_plan: 3 });
+    const { profile } = tempProject({ sandbox: { max_tool_calls_per_plan: 3 } });
     const run = await runCli(['--profile', profile, '--json', 'ask', 'Count to four'], { env: ollamaEnv(llm.url) });
     const json = resultOf(run);
     expect(json.steps[0].outcome).toBe('sandbox_error');
@@ -112,7 +112,7 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
       `async function solve() { for (;;) {} }`,
       `async function solve() { return "FINAL_ANSWER: done"; }`,
     ]);
-    const { profile } = tempProject({ timeout_ms: 1000 });
+    const { profile } = tempProject({ sandbox: { timeout_ms: 1000 } });
     const run = await runCli(['--profile', profile, '--json', 'ask', 'Loop'], { env: ollamaEnv(llm.url) });
     const json = resultOf(run);
     expect(json.steps[0]).toMatchObject({ outcome: 'sandbox_error' });

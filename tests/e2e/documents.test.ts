@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, builtPath } from '../../src/paths.js';
@@ -31,15 +31,11 @@ describe('cortex ask about a dropped PDF (end to end)', () => {
         return ollamaChatReply(fenced(PLAN));
       },
     });
-    const { root, profile } = tempProject();
-    const documents = join(root, 'documents');
-    mkdirSync(documents);
-    copyFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'corpus', 'pdf', 'wind-report.pdf'), join(documents, 'wind-report.pdf'));
-    writeFileSync(
-      profile,
-      `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${documents}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
-        `mcp_servers:\n  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: the user's documents\n`,
-    );
+    const { profile, documentsDir } = tempProject({
+      servers: `  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: the user's documents\n`,
+    });
+    mkdirSync(documentsDir);
+    copyFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'corpus', 'pdf', 'wind-report.pdf'), join(documentsDir, 'wind-report.pdf'));
     const run = await runCli(['--profile', profile, '--json', 'ask', 'According to my documents, what was the Hollowmere maintenance budget?'], {
       env: ollamaEnv(server.url),
     });

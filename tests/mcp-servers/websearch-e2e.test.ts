@@ -1,12 +1,9 @@
 // End to end: `cortex ask` with a fake Ollama whose plan searches the local DuckDuckGo stand-in, then reads the
 // first result page (served on 127.0.0.1) through the real websearch server and sandbox.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPath } from '../../src/paths.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
-import { fenced, isPerception, ollamaEnv } from '../e2e/ask-harness.js';
+import { fenced, isPerception, ollamaEnv, tempProject } from '../e2e/ask-harness.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer, type RecordedRequest } from '../helpers/fake-ollama-server.js';
 import { startFixtureServer, type FixtureServer } from '../fixtures/websearch/fixture-server.js';
 
@@ -43,16 +40,13 @@ afterAll(async () => {
 
 describe('cortex ask with the websearch server', () => {
   it('answers a question by searching and then reading a page served on localhost', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'cortex-websearch-e2e-'));
-    const profile = join(root, 'profiles.yaml');
-    writeFileSync(
-      profile,
-      `strategy:\n  max_steps: 1\n  max_lifelines_per_step: 1\n` +
-        `security:\n  block_private_network: false\n` +
-        `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
-        `mcp_servers:\n  - id: websearch\n    script: ${builtPath('mcp-servers/websearch/main.js')}\n` +
+    const { profile } = tempProject({
+      steps: 'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 1\n',
+      extra: 'security:\n  block_private_network: false\n',
+      servers:
+        `  - id: websearch\n    script: ${builtPath('mcp-servers/websearch/main.js')}\n` +
         `    description: Web search and web pages\n    env:\n      CORTEX_DDG_URL: ${fixtures.searchUrl}\n`,
-    );
+    });
     const run = await runCli(['--profile', profile, '--json', 'ask', 'How much taller does the Eiffel Tower get in summer?'], {
       env: ollamaEnv(llm.url),
     });
