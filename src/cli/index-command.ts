@@ -4,6 +4,7 @@ import { embedderForProfile, indexFolder } from '../rag/index-folder.js';
 import type { IndexProgress } from '../rag/index/index-documents.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
+import { createStatusLine } from './status-line.js';
 
 /** Width of the progress bar, in characters. */
 const BAR_WIDTH = 24;
@@ -13,21 +14,17 @@ const INDEX_LOCK_WAIT_MS = 30_000;
 export async function indexCommand(config: LoadedConfig, options: { rebuild: boolean }, out: Output): Promise<number> {
   const embedder = await embedderForProfile(config.profile.llm.embedding, config.models.models, process.env);
   out.info(`indexing ${config.paths.documents} → ${config.paths.faissIndex} (embedder ${embedder.id})`);
-  const show = out.verbose || (!out.quiet && !out.json);
+  const status = createStatusLine(out);
   const onProgress = (event: IndexProgress) => {
-    if (!show) return;
     if (event.phase === 'message') {
-      if (out.tty) process.stderr.write('\r\x1b[K');
-      process.stderr.write(`${event.message}\n`);
+      status.line(event.message);
     } else if (event.phase === 'file') {
-      const note = event.outcome === 'failed' ? `skipped: ${event.reason ?? 'failed'}` : `${event.chunks} chunks`;
       if (out.tty && event.outcome !== 'failed') {
         const filled = Math.round((event.done / Math.max(event.total, 1)) * BAR_WIDTH);
-        const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${event.done}/${event.total} ${event.file}`;
-        process.stderr.write(`\r\x1b[K${bar.slice(0, (process.stderr.columns || 80) - 1)}`);
+        status.transient(`[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${event.done}/${event.total} ${event.file}`);
       } else {
-        if (out.tty) process.stderr.write('\r\x1b[K');
-        process.stderr.write(`${event.done}/${event.total} ${event.file}: ${note}\n`);
+        const note = event.outcome === 'failed' ? `skipped: ${event.reason ?? 'failed'}` : `${event.chunks} chunks`;
+        status.line(`${event.done}/${event.total} ${event.file}: ${note}`);
       }
     }
   };
@@ -40,7 +37,7 @@ export async function indexCommand(config: LoadedConfig, options: { rebuild: boo
     lockWaitMs: INDEX_LOCK_WAIT_MS,
     onProgress,
   });
-  if (show && out.tty) process.stderr.write('\r\x1b[K');
+  status.clear();
   if (out.json) {
     out.result(summary);
   } else {

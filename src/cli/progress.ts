@@ -1,6 +1,7 @@
 // The live display of a run: one rewritten status line on a TTY, plain lines otherwise, all on stderr.
 import type { AgentEvent } from '../agent/types.js';
 import type { Output } from './output.js';
+import { createStatusLine } from './status-line.js';
 
 /** Longest argument preview shown for a tool call. */
 const MAX_ARGS_PREVIEW_CHARS = 80;
@@ -34,29 +35,15 @@ export function describeEvent(event: AgentEvent): string | null {
 
 /** Returns the onEvent handler for runAgent, writing to stderr as the output mode allows. */
 export function createProgress(out: Output): { onEvent: (event: AgentEvent) => void; done: () => void } {
-  const show = out.verbose || (!out.quiet && !out.json);
-  let statusShown = false;
-  const clear = () => {
-    if (statusShown) process.stderr.write('\r\x1b[K');
-    statusShown = false;
-  };
+  const status = createStatusLine(out);
   return {
     onEvent(event) {
-      if (!show) return;
       const text = describeEvent(event);
       if (text === null) return;
-      const transient = out.tty && (event.type === 'perceiving' || event.type === 'running' || (event.type === 'tool_call' && event.phase === 'start'));
-      if (!out.tty) {
-        process.stderr.write(`${text}\n`);
-      } else if (transient) {
-        clear();
-        process.stderr.write(out.dim(text.slice(0, (process.stderr.columns || 80) - 1)));
-        statusShown = true;
-      } else {
-        clear();
-        process.stderr.write(`${out.dim(text)}\n`);
-      }
+      const transient = event.type === 'perceiving' || event.type === 'running' || (event.type === 'tool_call' && event.phase === 'start');
+      if (transient) status.transient(text);
+      else status.line(out.tty ? out.dim(text) : text);
     },
-    done: clear,
+    done: status.clear,
   };
 }
