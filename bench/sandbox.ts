@@ -67,7 +67,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
     // median over PROXY_LOOPS loops, interleaved so machine noise hits both alike.
     const directLoop = async () => {
       const started = performance.now();
-      for (let i = 0; i < PROXY_CALLS; i++) await math.callTool('add', { a: i, b: 1 });
+      for (let i = 0; i < PROXY_CALLS; i++) await math.callTool('math', 'add', { a: i, b: 1 });
       return (performance.now() - started) / PROXY_CALLS;
     };
     await directLoop();
@@ -94,7 +94,7 @@ export async function runSandboxBench(): Promise<Figure[]> {
     for (let i = 0; i < FRESH_SERVER_CALLS; i++) {
       const started = performance.now();
       const once = await connectMath();
-      await once.callTool('add', { a: i, b: 1 });
+      await once.callTool('math', 'add', { a: i, b: 1 });
       await once.close();
       fresh.push(performance.now() - started);
     }

@@ -190,7 +190,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           code: decision.code.length <= MAX_STEP_CODE_CHARS ? decision.code : `${decision.code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`,
           outcome: outcome.kind,
           error,
-          tool_calls: result.calls.map((c) => ({ name: c.tool, args: c.args, ok: c.ok, ms: Math.round(c.ms) })),
+          tool_calls: result.calls.map((c) => ({ name: c.tool, ...(c.server ? { server: c.server } : {}), args: c.args, ok: c.ok, ms: Math.round(c.ms) })),
         });
         const detail = outcome.kind === 'final_answer' ? outcome.answer : outcome.kind === 'further_processing' ? outcome.result : error!;
         emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail });

@@ -51,7 +51,8 @@ export interface AgentStepRecord {
   outcome: StepOutcome;
   /** The error fed back to the model (sandbox error or invalid plan), else null. */
   error: string | null;
-  tool_calls: Array<{ name: string; args: unknown; ok: boolean; ms: number }>;
+  /** `server`: the server the call actually went to (absent for calls refused before reaching one). */
+  tool_calls: Array<{ name: string; server?: string; args: unknown; ok: boolean; ms: number }>;
 }
 
 /** The result of runAgent: the `--json` object, plus `reason`. */

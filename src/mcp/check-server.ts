@@ -28,7 +28,7 @@ async function checkTool(multi: MultiMcp, tool: ToolInfo): Promise<ToolCheck> {
   }
   const started = performance.now();
   try {
-    const res = await multi.callTool(tool.name, example.args, { timeoutMs: CHECK_CALL_TIMEOUT_MS });
+    const res = await multi.callTool(tool.server, tool.remoteName, example.args, { timeoutMs: CHECK_CALL_TIMEOUT_MS });
     const ms = Math.round(performance.now() - started);
     const text = res.content.map((c) => c.text ?? '').join(' ').slice(0, 120);
     const ok = Boolean(res.isError) === example.expectsError;

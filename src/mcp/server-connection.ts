@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ServerSpec } from '../config/load-config.js';
 import { McpError, errorMessage } from '../errors.js';
-import type { ToolInfo, ToolResult } from './types.js';
+import type { ResourceContents, ToolInfo, ToolResult } from './types.js';
 
 /** Time for a server to start and answer initialize + tools/list. */
 export const SERVER_START_TIMEOUT_MS = 15_000;
@@ -64,9 +64,11 @@ export class ServerConnection {
         tools.push({
           server: this.spec.id,
           name: t.name,
+          remoteName: t.name,
           description: t.description ?? '',
           inputSchema: t.inputSchema as Record<string, unknown>,
           ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
+          ...(t.annotations ? { annotations: t.annotations } : {}),
           ...(t._meta ? { meta: t._meta } : {}),
         });
       }
@@ -84,6 +86,18 @@ export class ServerConnection {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return res as ToolResult;
+  }
+
+  /** True when the server said at initialize that it offers resources. */
+  get offersResources(): boolean {
+    return this.alive && Boolean(this.client?.getServerCapabilities()?.resources);
+  }
+
+  /** Reads one resource (resources/read); throws McpError if the connection is down, the SDK's error otherwise. */
+  async readResource(uri: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ResourceContents[]> {
+    if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const res = await this.client.readResource({ uri }, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    return res.contents as ResourceContents[];
   }
 
   /** The server's process id while it runs (used by tests and diagnostics). */

@@ -1,13 +1,31 @@
 // What the rest of the product knows about MCP tools: plain data, no SDK classes.
 
-/** A tool offered by one of the configured MCP servers. */
+/** The MCP tool annotations we act on (all hints; the spec's defaults apply when one is missing). */
+export interface ToolAnnotations {
+  title?: string;
+  /** Spec default false: a tool that says nothing may change its environment. */
+  readOnlyHint?: boolean;
+  /** Spec default true (meaningful only when not read-only): changes may destroy data. */
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/**
+ * A tool offered by one of the configured MCP servers. Tools are (server, name) pairs (DESIGN §3.10):
+ * `name` is what the model calls (unique across servers), `remoteName` what the server calls it.
+ */
 export interface ToolInfo {
-  /** Id of the server that offers it (from profiles.yaml). */
+  /** Id of the server that offers it (from the config). */
   server: string;
+  /** The name offered to the model: the server's own name, or `<server>.<tool>` when servers share it. */
   name: string;
+  /** The tool's name on its server. */
+  remoteName: string;
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
   /** The tool's `_meta` (e.g. `cortex-r/example` arguments for `cortex servers test`). */
   meta?: Record<string, unknown>;
 }
@@ -19,9 +37,42 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Calls a tool by name on whichever server offers it. */
+/** One part of an MCP ReadResourceResult: text or a base64 blob. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** What `mcp.read_resource(uri)` got, and from which server. */
+export interface ResourceReadResult {
+  server: string;
+  contents: ResourceContents[];
+}
+
+/** Options of one call: its own time limit and a signal that abandons it. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Whether a call may run; a refusal carries the reason the model is told. */
+export type ApprovalDecision = { approved: true } | { approved: false; reason: string };
+
+/** Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10). */
+export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal }) => Promise<ApprovalDecision>;
+
+/** Calls tools by (server, the server's own tool name); the seam the sandbox uses. */
 export interface ToolCaller {
-  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ToolResult>;
+  callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult>;
+  /** Reads a resource by URI on the server that owns it (`mcp.read_resource`); absent: no resources. */
+  readResource?(uri: string, options?: CallOptions): Promise<ResourceReadResult>;
+  /**
+   * The approval gate: asked before each call, outside the call's own timeout; absent means every
+   * call may run. See withApproval().
+   */
+  approve?: ApproveTool;
 }
 
 /** How a configured server is doing. */

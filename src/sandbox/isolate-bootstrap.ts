@@ -144,6 +144,9 @@ const tools = new ProxyCtor(toolFunctions, {
 const mcp = freeze({
   call_tool: (name, args) => callTool(StringFn(name), [args], 'raw'),
   callTool: (name, args) => callTool(StringFn(name), [args], 'raw'),
+  // The URI travels as the call's name; the host routes it to the server that owns it.
+  read_resource: (uri) => callTool(StringFn(uri), [], 'resource'),
+  readResource: (uri) => callTool(StringFn(uri), [], 'resource'),
 });
 defineProperty(globalThis, 'tools', { value: tools, writable: true, configurable: true });
 defineProperty(globalThis, 'mcp', { value: mcp, writable: true, configurable: true });

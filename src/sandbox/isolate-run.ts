@@ -55,7 +55,7 @@ export function startIsolateRun(ivm: Ivm, request: RunRequest, send: Send): Acti
   }, RSS_CHECK_INTERVAL_MS);
 
   const callFn = (name: unknown, argsJson: unknown, mode: unknown): Promise<string> => {
-    if (typeof name !== 'string' || typeof argsJson !== 'string' || (mode !== 'raw' && mode !== 'parsed')) {
+    if (typeof name !== 'string' || typeof argsJson !== 'string' || (mode !== 'raw' && mode !== 'parsed' && mode !== 'resource')) {
       return Promise.resolve(JSON.stringify({ ok: false, kind: 'tool_error', message: 'Malformed tool call.' }));
     }
     const callId = nextCallId++;

@@ -2,8 +2,11 @@
 /** Written to the worker's stderr just before it kills itself after isolated-vm's catastrophic error. */
 export const CATASTROPHIC_MARKER = 'CORTEX_SANDBOX_CATASTROPHIC';
 
-/** How the code called: `mcp.call_tool` wants the raw CallToolResult, `tools.x` the parsed value. */
-export type CallMode = 'raw' | 'parsed';
+/**
+ * How the code called: `mcp.call_tool` wants the raw CallToolResult, `tools.x` the parsed value,
+ * `mcp.read_resource` a resource (the call's name is then the URI).
+ */
+export type CallMode = 'raw' | 'parsed' | 'resource';
 
 /** Host → worker: run one plan in a fresh isolate. */
 export interface RunRequest {
@@ -55,7 +58,7 @@ export function parseWorkerMessage(raw: unknown): WorkerMessage | null {
   switch (m.type) {
     case 'toolCall':
       if (typeof m.callId !== 'number' || typeof m.name !== 'string' || typeof m.argsJson !== 'string') return null;
-      if (m.mode !== 'raw' && m.mode !== 'parsed') return null;
+      if (m.mode !== 'raw' && m.mode !== 'parsed' && m.mode !== 'resource') return null;
       return { type: 'toolCall', runId: m.runId, callId: m.callId, name: m.name, argsJson: m.argsJson, mode: m.mode };
     case 'log':
       return typeof m.line === 'string' ? { type: 'log', runId: m.runId, line: m.line } : null;

@@ -1,11 +1,11 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
-import type { ToolCaller, ToolInfo, ToolResult } from '../mcp/types.js';
+import type { ResourceReadResult, ToolCaller, ToolInfo, ToolResult } from '../mcp/types.js';
 import { checkArgs, isPlainObject } from './check-args.js';
 import { schemaToType } from './schema-type.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import type { CallMode } from './protocol.js';
-import { closestNames, parseToolResult, toolErrorText } from './tool-result.js';
+import { closestNames, parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
 import type { SandboxRunOptions, ToolCallRecord } from './types.js';
 
 export type { CallMode };
@@ -43,12 +43,15 @@ export class ToolProxy {
   /** Message of the latest refused call. */
   lastRefusal: string | undefined;
   private readonly byName: Map<string, ToolInfo>;
+  /** `<server>.<tool>` for every tool, so a qualified name works even where the plain one is unique. */
+  private readonly byQualifiedName: Map<string, ToolInfo>;
   /** Calls in flight, by a per-run id, for the timeout message. */
   private readonly pending = new Map<number, string>();
   private nextCallId = 0;
 
   constructor(private readonly options: ToolProxyOptions) {
     this.byName = new Map(options.tools.map((t) => [t.name, t]));
+    this.byQualifiedName = new Map(options.tools.map((t) => [`${t.server}.${t.remoteName}`, t]));
   }
 
   /** Why the run should be ended now (too many refused calls), or null. */
@@ -62,19 +65,17 @@ export class ToolProxy {
     return [...new Set(this.pending.values())];
   }
 
-  /** Handles one call from the isolate: `argsJson` is the JSON of the argument list the code passed. */
+  /**
+   * Handles one call from the isolate: `argsJson` is the JSON of the argument list the code passed; in
+   * `resource` mode `name` is the URI given to `mcp.read_resource`.
+   */
   async handle(name: string, argsJson: string, mode: CallMode): Promise<ToolReply> {
     const started = performance.now();
-    const tool = this.byName.get(name);
+    if (mode === 'resource') return this.readResource(name, started);
+    const tool = this.byName.get(name) ?? this.byQualifiedName.get(name);
     if (!tool) {
       const shown = name.length > MAX_TOOL_NAME_CHARS ? `${name.slice(0, MAX_TOOL_NAME_CHARS)}…` : name;
-      const near = name.length > MAX_TOOL_NAME_CHARS ? [] : closestNames(name, [...this.byName.keys()]);
-      const hint = near.length
-        ? ` Closest: ${near.join(', ')}.`
-        : this.byName.size
-          ? ` Available: ${[...this.byName.keys()].slice(0, MAX_NAMES_LISTED).join(', ')}.`
-          : ' No tools are available in this run.';
-      return this.refuse(shown, null, started, 'tool_error', `Unknown tool "${shown}".${hint} Use only the tools listed in the catalogue.`);
+      return this.refuse(shown, null, started, 'tool_error', this.unknownToolMessage(name, shown));
     }
     const args = this.decodeArgs(tool, argsJson, mode);
     if (typeof args === 'string') return this.refuse(name, null, started, 'tool_error', args);
@@ -88,8 +89,58 @@ export class ToolProxy {
       return this.refuse(name, args, started, 'call_cap',
         `Tool-call limit reached: a plan may make at most ${this.options.maxToolCalls} tool calls, and this was call ${this.dispatched + 1}. Do not retry; return what you have or combine work into fewer calls.`);
     }
+    // The slot is held while the user is asked, so calls running beside this one can't pass the cap.
     this.dispatched++;
-    return this.dispatch(tool, args, mode, started);
+    if (!this.options.caller.approve) return this.dispatch(tool, args, mode, started);
+    const refusal = await this.approve(tool, args);
+    if (refusal === null) return this.dispatch(tool, args, mode, started);
+    this.dispatched--;
+    return this.refuse(name, args, started, 'tool_error', refusal, tool.server);
+  }
+
+  private unknownToolMessage(name: string, shown: string): string {
+    const owners = this.options.tools.filter((t) => t.remoteName === name);
+    if (owners.length > 1) {
+      return `Tool "${shown}" is offered by several servers; call the one you mean: ${owners.map((t) => callee(t.name)).join(' or ')}.`;
+    }
+    const near = name.length > MAX_TOOL_NAME_CHARS ? [] : closestNames(name, [...this.byName.keys()]);
+    const hint = near.length
+      ? ` Closest: ${near.join(', ')}.`
+      : this.byName.size
+        ? ` Available: ${[...this.byName.keys()].slice(0, MAX_NAMES_LISTED).join(', ')}.`
+        : ' No tools are available in this run.';
+    return `Unknown tool "${shown}".${hint} Use only the tools listed in the catalogue.`;
+  }
+
+  /** Null when the call may run, else the message for the model. Never throws. */
+  private async approve(tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
+    const gate = this.options.caller.approve;
+    if (!gate) return null;
+    try {
+      const decision = await gate(tool, args, { signal: this.options.signal });
+      return decision.approved ? null : `${callee(tool.name)} was not run: ${decision.reason}`;
+    } catch (err) {
+      return `${callee(tool.name)} was not run: its approval could not be asked (${errorMessage(err)}).`;
+    }
+  }
+
+  /** `mcp.read_resource(uri)`: one call against the cap, routed by the caller to the server that owns the URI. */
+  private async readResource(uri: string, started: number): Promise<ToolReply> {
+    const tool = 'mcp.read_resource';
+    const args = { uri };
+    const reader = this.options.caller.readResource?.bind(this.options.caller);
+    if (!reader) return this.refuse(tool, args, started, 'tool_error', 'No server in this run offers resources, so mcp.read_resource cannot be used.');
+    if (uri.length > MAX_TOOL_ARGS_CHARS) return this.refuse(tool, null, started, 'tool_error', `The URI is ${uri.length} characters; the limit is ${MAX_TOOL_ARGS_CHARS}.`);
+    if (this.dispatched >= this.options.maxToolCalls) {
+      this.capHit = true;
+      return this.refuse(tool, args, started, 'call_cap',
+        `Tool-call limit reached: a plan may make at most ${this.options.maxToolCalls} tool calls (mcp.read_resource counts as one), and this was call ${this.dispatched + 1}. Do not retry; return what you have.`);
+    }
+    this.dispatched++;
+    return this.run(tool, args, null, started, async (options) => {
+      const read: ResourceReadResult = await reader(uri, options);
+      return { server: read.server, value: resourceValue(Array.isArray(read.contents) ? read.contents : []) };
+    });
   }
 
   private decodeArgs(tool: ToolInfo, argsJson: string, mode: CallMode): Record<string, unknown> | string {
@@ -126,8 +177,25 @@ export class ToolProxy {
     return args;
   }
 
-  private async dispatch(tool: ToolInfo, args: Record<string, unknown>, mode: CallMode, started: number): Promise<ToolReply> {
-    const record: ToolCallRecord = { tool: tool.name, args, ok: false, ms: 0 };
+  private dispatch(tool: ToolInfo, args: Record<string, unknown>, mode: CallMode, started: number): Promise<ToolReply> {
+    return this.run(tool.name, args, tool.server, started, async (options, record) => {
+      const result = await this.options.caller.callTool(tool.server, tool.remoteName, args, options);
+      return { server: tool.server, reply: this.replyFor(tool.name, result, mode, record) };
+    });
+  }
+
+  /**
+   * Runs one dispatched call under its own timeout and the run's deadline, records it and turns any
+   * failure into a tool error. `call` gives either a ready reply or a value to send as `{ok: true, value}`.
+   */
+  private async run(
+    name: string,
+    args: Record<string, unknown>,
+    server: string | null,
+    started: number,
+    call: (options: { signal: AbortSignal; timeoutMs: number }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
+  ): Promise<ToolReply> {
+    const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
     const remainingMs = Math.max(1, Math.floor(this.options.deadlineAt - performance.now()));
     // The call's own timeout applies only when it ends before the run does; otherwise the run's deadline
@@ -138,11 +206,12 @@ export class ToolProxy {
     const callEnded = ownTimeout ? linkedController(this.options.signal, timeoutMs) : null;
     const signal = callEnded?.signal ?? this.options.signal;
     const callId = this.nextCallId++;
-    this.pending.set(callId, tool.name);
+    this.pending.set(callId, name);
     let reply: ToolReply;
     try {
-      const result = await abortable(this.options.caller.callTool(tool.name, args, { signal, timeoutMs }), signal);
-      reply = this.replyFor(tool.name, result, mode, record);
+      const answer = await abortable(call({ signal, timeoutMs }, record), signal);
+      record.server = answer.server;
+      reply = answer.reply ?? this.valueReply(name, answer.value, record);
     } catch (err) {
       const reason = this.options.signal.aborted
         ? 'the run ended before it answered'
@@ -150,7 +219,7 @@ export class ToolProxy {
           ? `it did not answer within ${timeoutMs} ms`
           : errorMessage(err);
       record.error = reason;
-      reply = errorReply('tool_error', `Tool ${tool.name} failed: ${reason}`);
+      reply = errorReply('tool_error', `Tool ${name} failed: ${reason}`);
     } finally {
       this.pending.delete(callId);
       callEnded?.dispose();
@@ -159,6 +228,16 @@ export class ToolProxy {
     this.calls.push(record);
     this.emit('end', record);
     return reply;
+  }
+
+  private valueReply(name: string, value: unknown, record: ToolCallRecord): ToolReply {
+    const json = JSON.stringify({ ok: true, value });
+    if (json.length > MAX_TOOL_RESULT_CHARS) {
+      record.error = `its result is ${json.length} characters; the limit is ${MAX_TOOL_RESULT_CHARS}`;
+      return errorReply('tool_error', `${name} returned too much: ${record.error}.`);
+    }
+    record.ok = true;
+    return json;
   }
 
   private replyFor(name: string, result: ToolResult, mode: CallMode, record: ToolCallRecord): ToolReply {
@@ -185,10 +264,10 @@ export class ToolProxy {
     return json;
   }
 
-  private refuse(tool: string, args: unknown, started: number, kind: 'tool_error' | 'call_cap', message: string): ToolReply {
+  private refuse(tool: string, args: unknown, started: number, kind: 'tool_error' | 'call_cap', message: string, server?: string): ToolReply {
     this.refused++;
     this.lastRefusal = message;
-    const record: ToolCallRecord = { tool, args, ok: false, ms: Math.round(performance.now() - started), error: message };
+    const record: ToolCallRecord = { tool, ...(server ? { server } : {}), args, ok: false, ms: Math.round(performance.now() - started), error: message };
     this.calls.push(record);
     this.emit('start', record);
     this.emit('end', record);

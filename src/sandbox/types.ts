@@ -41,7 +41,10 @@ export interface SandboxError {
 }
 
 export interface ToolCallRecord {
+  /** The name the code called (as offered in the catalogue), or `mcp.read_resource`. */
   tool: string;
+  /** The server the call went to; absent when it was refused before reaching one (unknown tool). */
+  server?: string;
   args: unknown;
   ok: boolean;
   ms: number;

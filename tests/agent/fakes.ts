@@ -34,9 +34,9 @@ export class FakeSandbox implements Sandbox {
 
 /** A ToolCaller that records calls and answers every call with `{result: 'ok'}`. */
 export class FakeToolCaller implements ToolCaller {
-  readonly calls: Array<{ name: string; args: Record<string, unknown> }> = [];
-  async callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
-    this.calls.push({ name, args });
+  readonly calls: Array<{ server: string; name: string; args: Record<string, unknown> }> = [];
+  async callTool(server: string, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    this.calls.push({ server, name, args });
     return { content: [{ type: 'text', text: '{"result":"ok"}' }], structuredContent: { result: 'ok' } };
   }
 }
@@ -60,7 +60,7 @@ export const SERVERS: ServerSummary[] = [
 ];
 
 function tool(server: string, name: string, properties: Record<string, unknown>): ToolInfo {
-  return { server, name, description: `the ${name} tool`, inputSchema: { type: 'object', properties, required: Object.keys(properties) } };
+  return { server, name, remoteName: name, description: `the ${name} tool`, inputSchema: { type: 'object', properties, required: Object.keys(properties) } };
 }
 
 export const TOOLS: ToolInfo[] = [

@@ -44,39 +44,40 @@ describe('MultiMcp', () => {
     const broken = multi.statuses().find((s) => s.id === 'broken')!;
     expect(broken.state).toBe('failed');
     expect(broken.error).toMatch(/could not start.*Cannot find module/s);
-    expect(parsed(await multi.callTool('add', { a: 2, b: 3 }))).toBe(5);
+    expect(parsed(await multi.callTool('math', 'add', { a: 2, b: 3 }))).toBe(5);
   });
 
   it('keeps one session open across calls instead of a process per call', async () => {
-    const first = parsed(await multi.callTool('get_pid', {}));
-    const second = parsed(await multi.callTool('get_pid', {}));
+    const first = parsed(await multi.callTool('probe', 'get_pid', {}));
+    const second = parsed(await multi.callTool('probe', 'get_pid', {}));
     expect(second).toBe(first);
   });
 
   it("passes the server the environment its config gives", async () => {
-    expect(parsed(await multi.callTool('get_env', { name: 'CORTEX_PROBE_TOKEN' }))).toBe('from-config');
+    expect(parsed(await multi.callTool('probe', 'get_env', { name: 'CORTEX_PROBE_TOKEN' }))).toBe('from-config');
   });
 
   it('restarts a killed server and answers the next call', async () => {
     const pid = multi.pidOf('math')!;
     process.kill(pid, 'SIGKILL');
-    expect(parsed(await multi.callTool('multiply', { a: 6, b: 7 }))).toBe(42);
+    expect(parsed(await multi.callTool('math', 'multiply', { a: 6, b: 7 }))).toBe(42);
     expect(multi.pidOf('math')).not.toBe(pid);
   });
 
   it('restarts a server that dies during a call and retries the call once', async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'cortex-probe-')), 'crashed');
     const before = multi.pidOf('probe');
-    expect(parsed(await multi.callTool('crash_once', { marker }))).toBe('survived');
+    expect(parsed(await multi.callTool('probe', 'crash_once', { marker }))).toBe('survived');
     expect(multi.pidOf('probe')).not.toBe(before);
   });
 
   it('times out a call that never answers, and the server still serves the next one', async () => {
-    await expect(multi.callTool('hang', {}, { timeoutMs: 300 })).rejects.toThrow(/tool "hang" failed: .*timed out/i);
-    expect(parsed(await multi.callTool('get_env', { name: 'CORTEX_PROBE_TOKEN' }))).toBe('from-config');
+    await expect(multi.callTool('probe', 'hang', {}, { timeoutMs: 300 })).rejects.toThrow(/tool "hang" failed: .*timed out/i);
+    expect(parsed(await multi.callTool('probe', 'get_env', { name: 'CORTEX_PROBE_TOKEN' }))).toBe('from-config');
   });
 
   it('refuses a tool no server offers', async () => {
-    await expect(multi.callTool('teleport', {})).rejects.toThrow(McpError);
+    await expect(multi.callTool('math', 'teleport', {})).rejects.toThrow(/"math": offers no tool named "teleport"/);
+    await expect(multi.callTool('nowhere', 'add', {})).rejects.toThrow(McpError);
   });
 });

@@ -3,7 +3,7 @@ import type { ToolInfo } from '../../src/mcp/types.js';
 import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
 
 function tool(name: string, inputSchema: Record<string, unknown>, outputSchema?: Record<string, unknown>, description = ''): ToolInfo {
-  return { server: 'test', name, description, inputSchema, ...(outputSchema ? { outputSchema } : {}) };
+  return { server: 'test', name, remoteName: name, description, inputSchema, ...(outputSchema ? { outputSchema } : {}) };
 }
 
 const NUMBER_RESULT = { type: 'object', properties: { result: { type: 'number' } }, required: ['result'] };

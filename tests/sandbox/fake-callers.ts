@@ -9,6 +9,7 @@ export function binaryTool(name: string): ToolInfo {
   return {
     server: 'fake',
     name,
+    remoteName: name,
     description: `${name} two numbers`,
     inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
     outputSchema: NUMBER_OUTPUT,
@@ -21,7 +22,7 @@ export function numberResult(value: number): ToolResult {
 
 export interface RecordingCaller extends ToolCaller {
   /** Every call received, with the signal it came with. */
-  received: Array<{ name: string; args: Record<string, unknown>; signal?: AbortSignal; timeoutMs?: number }>;
+  received: Array<{ server: string; name: string; args: Record<string, unknown>; signal?: AbortSignal; timeoutMs?: number }>;
 }
 
 /** Answers each call with `answer(name, args)`; records what it received. */
@@ -29,8 +30,8 @@ export function scriptedCaller(answer: (name: string, args: Record<string, unkno
   const received: RecordingCaller['received'] = [];
   return {
     received,
-    async callTool(name, args, options = {}) {
-      received.push({ name, args, ...options });
+    async callTool(server, name, args, options = {}) {
+      received.push({ server, name, args, ...options });
       return answer(name, args);
     },
   };
@@ -53,9 +54,9 @@ export function silentCaller(): RecordingCaller & { aborted: Promise<void> } {
   return {
     ...caller,
     aborted,
-    async callTool(name, args, options = {}) {
+    async callTool(server, name, args, options = {}) {
       options.signal?.addEventListener('abort', () => markAborted(), { once: true });
-      return caller.callTool(name, args, options);
+      return caller.callTool(server, name, args, options);
     },
   };
 }

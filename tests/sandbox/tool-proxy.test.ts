@@ -91,7 +91,7 @@ describe('ToolProxy', () => {
   });
 
   it('keeps {input: {...}} when the schema does have an input property', async () => {
-    const wrapTool: ToolInfo = { server: 'fake', name: 'wrap', description: '', inputSchema: { type: 'object', properties: { input: { type: 'object' } } } };
+    const wrapTool: ToolInfo = { server: 'fake', name: 'wrap', remoteName: 'wrap', description: '', inputSchema: { type: 'object', properties: { input: { type: 'object' } } } };
     const caller = scriptedCaller(() => ({ content: [{ type: 'text', text: 'ok' }] }));
     const { call } = proxyFor(caller, { tools: [wrapTool] });
     await call('wrap', [{ input: { a: 1 } }]);
