@@ -1,18 +1,36 @@
-// The tool catalogue shown to the model: one line per tool with a TypeScript-style signature.
+// The tool catalogue shown to the model: one line per tool with a TypeScript-style signature, then notes on results.
 import type { ToolInfo } from '../mcp/types.js';
+import { MAX_INLINE_BINARY_CHARS } from './tool-result.js';
 import { schemaToType } from './schema-type.js';
 
 /** Description length kept per tool, so a verbose server can't crowd the prompt. */
 const MAX_DESCRIPTION_CHARS = 300;
 
 /**
+ * What every tool call may resolve to, and how to read the raw result whatever the server (README
+ * "What tools return"); kept in step with parseToolResult() and resourceValue().
+ */
+export const RESULT_NOTES = [
+  'Results: `tools.<name>()` resolves to the type shown when a tool has an output schema; otherwise to its text (parsed when it is JSON, its `.result` taken when there is one).',
+  `A result that also carries images, audio or resources resolves to \`{text, value?, images?, audio?, resources?, links?}\`: images and audio as \`{mimeType, bytes, data?}\` (base64 \`data\` left out past ${MAX_INLINE_BINARY_CHARS.toLocaleString('en-US')} characters), resources as \`{uri, mimeType?, text?}\`, links as \`{uri, name, description?}\`.`,
+  '`await mcp.read_resource(uri)` reads a resource (e.g. a link\'s `uri`) as `{uri, mimeType?, text?}` or `{uri, mimeType?, bytes, data?}`; it counts as a tool call.',
+  '`await mcp.call_tool(name, args)` returns the raw MCP result `{content: [{type: "text", text} | {type: "image", data, mimeType} | …], structuredContent?, isError?}`: use `r.structuredContent` when present, else join the `text` of the items whose `type` is "text"; the text need not be JSON.',
+];
+
+/** Said when servers share a tool name, so the model knows why some names carry a server id. */
+export const QUALIFIED_NAMES_NOTE =
+  'A tool name that several servers offer is given as `<server>.<tool>` for each of them (e.g. `tools["memory-a.create_entities"]`): call the copy on the server you mean.';
+
+/**
  * One line per tool: how to call it, what it returns, what it does, e.g.
- * `tools.add({a: number, b: number}): Promise<number>  — Add two numbers`.
- * The return type is the output schema's `result` when it has one, since that is what `tools.x()`
- * resolves to (DESIGN §3.1).
+ * `tools.add({a: number, b: number}): Promise<number>  — Add two numbers`; then, after a blank line,
+ * RESULT_NOTES (and QUALIFIED_NAMES_NOTE when a name is qualified). The return type is the output
+ * schema's `result` when it has one, since that is what `tools.x()` resolves to (DESIGN §3.1).
  */
 export function renderToolCatalogue(tools: ToolInfo[]): string {
-  return tools.map(renderTool).join('\n');
+  if (tools.length === 0) return '';
+  const notes = tools.some((t) => t.name !== t.remoteName) ? [...RESULT_NOTES, QUALIFIED_NAMES_NOTE] : RESULT_NOTES;
+  return [...tools.map(renderTool), '', ...notes.map((n) => `- ${n}`)].join('\n');
 }
 
 function renderTool(tool: ToolInfo): string {

@@ -29,8 +29,9 @@ export interface BinaryPart {
  * - anything else (images, audio, embedded resources, resource links, annotated text, unknown parts):
  *   `{text, value?, texts?, images?, audio?, resources?, links?, other?}` — `text` all text parts
  *   joined, `value` the structured result, `texts` the text parts with their annotations, images and
- *   audio as BinaryPart, embedded resources as `{uri, mimeType?, text?}` or `{uri, mimeType?, bytes,
- *   data?}`, links as `{uri, name, title?, description?, mimeType?}`; every part keeps its annotations.
+ *   audio as BinaryPart, embedded resources as `{uri, mimeType?, text}` (a blob of a textual MIME type
+ *   decoded) or `{uri, mimeType?, bytes, data?}`, links as `{uri, name, title?, description?,
+ *   mimeType?}`; every part keeps its annotations.
  */
 export function parseToolResult(result: ToolResult): unknown {
   const items: Item[] = (Array.isArray(result.content) ? result.content : []).filter(isItem);
@@ -68,9 +69,15 @@ export function resourceValue(contents: readonly unknown[]): unknown {
   return parts.length === 1 ? parts[0] : parts;
 }
 
+/** MIME types whose blobs are handed over decoded, as `text`: the model can't decode base64 in the sandbox. */
+const TEXTUAL_MIME = /^text\/|[/+](json|xml|yaml|x-yaml|javascript|csv|markdown)\b/i;
+
 function resourcePart(resource: Item, budget: { chars: number }): Item {
   const head = pick(resource, ['uri', 'mimeType']);
   if (typeof resource.text === 'string') return { ...head, text: resource.text };
+  if (typeof resource.blob === 'string' && typeof resource.mimeType === 'string' && TEXTUAL_MIME.test(resource.mimeType)) {
+    return { ...head, text: Buffer.from(resource.blob, 'base64').toString('utf8') };
+  }
   return { ...head, ...binaryPart(resource.blob, undefined, budget) };
 }
 

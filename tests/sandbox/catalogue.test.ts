@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolInfo } from '../../src/mcp/types.js';
-import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
+import { QUALIFIED_NAMES_NOTE, RESULT_NOTES, renderToolCatalogue as renderWithNotes } from '../../src/sandbox/catalogue.js';
+
+/** The tool lines of a catalogue, without the notes after the blank line. */
+function renderToolCatalogue(tools: ToolInfo[]): string {
+  return renderWithNotes(tools).split('\n\n')[0]!;
+}
 
 function tool(name: string, inputSchema: Record<string, unknown>, outputSchema?: Record<string, unknown>, description = ''): ToolInfo {
   return { server: 'test', name, remoteName: name, description, inputSchema, ...(outputSchema ? { outputSchema } : {}) };
@@ -64,5 +69,32 @@ describe('renderToolCatalogue', () => {
     const line = renderToolCatalogue([tool('x', {}, undefined, `first\n\n  second ${'y'.repeat(500)}`)]);
     expect(line).toMatch(/^tools\.x\(\): Promise<unknown> {2}— first second y+…$/);
     expect(line.length).toBeLessThan(360);
+  });
+
+  it('types a tool by its output schema, or unknown without one', () => {
+    const weather = { type: 'object', properties: { temperature: { type: 'number' }, conditions: { type: 'string' } }, required: ['temperature', 'conditions'] };
+    expect(renderToolCatalogue([tool('w', {}, weather), tool('img', {})]).split('\n')).toEqual([
+      'tools.w(): Promise<{temperature: number, conditions: string}>',
+      'tools.img(): Promise<unknown>',
+    ]);
+  });
+
+  it('follows the tool lines with what results look like and how to read a raw result', () => {
+    const text = renderWithNotes([tool('add', {})]);
+    expect(text.split('\n\n')[1]!.split('\n')).toEqual(RESULT_NOTES.map((n) => `- ${n}`));
+    expect(text).toContain('mcp.read_resource(uri)');
+    expect(text).not.toContain('content[0].text');
+    expect(text).not.toContain(QUALIFIED_NAMES_NOTE);
+  });
+
+  it('explains <server>.<tool> names when servers share a tool name', () => {
+    const shared: ToolInfo = { ...tool('memory-a.read_graph', {}), remoteName: 'read_graph', server: 'memory-a' };
+    const text = renderWithNotes([shared]);
+    expect(text).toContain('tools["memory-a.read_graph"](): Promise<unknown>');
+    expect(text).toContain(QUALIFIED_NAMES_NOTE);
+  });
+
+  it('renders nothing for no tools', () => {
+    expect(renderWithNotes([])).toBe('');
   });
 });
