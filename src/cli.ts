@@ -25,6 +25,7 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('--strategy <name>', 'conservative | exploratory-parallel | exploratory-sequential (overrides the profile)')
     .option('--model <key>', 'a key of models.yaml, or auto')
     .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
+    .option('-y, --yes', 'run tools that need approval without asking (see README "Approvals")')
     .showHelpAfterError('(run `cortex --help` for usage)')
     .exitOverride();
 
@@ -69,8 +70,8 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
 }
 
 function runtimeOptions(program: Command): RuntimeOptions {
-  const { model, session, strategy } = program.opts<GlobalOptions>();
-  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}) };
+  const { model, session, strategy, yes } = program.opts<GlobalOptions>();
+  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {

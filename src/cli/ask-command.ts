@@ -5,9 +5,11 @@ import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createProgress } from './progress.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
+import { terminalAsk } from './terminal-ask.js';
 
 export async function askCommand(config: LoadedConfig, question: string, options: RuntimeOptions, out: Output): Promise<number> {
-  const runtime = await Runtime.start(config, options, out);
+  const ask = terminalAsk(out);
+  const runtime = await Runtime.start(config, options, out, ask ? { ask } : {});
   try {
     const progress = createProgress(out);
     const result = await runtime.ask(question, { onEvent: progress.onEvent });

@@ -1,18 +1,58 @@
 // `cortex` with no command: a REPL. One session until `new`; Ctrl-C cancels the current question; Ctrl-D or `exit` quits.
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
+import type { AskUser } from '../mcp/approval-gate.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { printResult } from './ask-command.js';
 import { createProgress } from './progress.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
+import { clearStatus } from './terminal-ask.js';
 
 const HELP = 'Ask a question, or: new (start a new session), exit (or Ctrl-D) to quit. Ctrl-C cancels a running question.';
+const PROMPT = 'cortex> ';
 
 export async function replCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
-  const runtime = await Runtime.start(config, options, out);
-  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'cortex> ', terminal: Boolean(process.stdin.isTTY) });
+  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal: Boolean(process.stdin.isTTY) });
+  // Questions and approval answers come from the same lines, read one at a time in order. A read left
+  // waiting by a cancelled approval question is handed to the next reader, so no line is lost.
+  const lines = rl[Symbol.asyncIterator]();
+  let leftover: Promise<IteratorResult<string>> | undefined;
+  const nextLine = () => {
+    const read = leftover ?? lines.next();
+    leftover = undefined;
+    return read;
+  };
   let current: AbortController | undefined;
+  const ask: AskUser = async (question, signal) => {
+    const cancelled = [signal, current?.signal].filter((s): s is AbortSignal => s !== undefined);
+    if (cancelled.some((s) => s.aborted)) return null;
+    clearStatus(out);
+    rl.setPrompt(question);
+    rl.prompt();
+    rl.setPrompt(PROMPT);
+    const read = nextLine();
+    let onAbort = () => undefined as void;
+    const aborted = new Promise<null>((resolve) => {
+      onAbort = () => resolve(null);
+      for (const s of cancelled) s.addEventListener('abort', onAbort, { once: true });
+    });
+    const answer = await Promise.race([read, aborted]);
+    for (const s of cancelled) s.removeEventListener('abort', onAbort);
+    if (answer === null) {
+      leftover = read;
+      return null;
+    }
+    return answer.done ? null : answer.value;
+  };
+
+  let runtime: Runtime;
+  try {
+    runtime = await Runtime.start(config, options, out, { ask });
+  } catch (err) {
+    rl.close();
+    throw err;
+  }
   const interrupt = () => {
     if (current) {
       current.abort();
@@ -26,8 +66,11 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   out.info(`Cortex-R · session ${runtime.memory.id} · ${HELP}`);
   try {
     rl.prompt();
-    for await (const raw of rl) {
-      const line = raw.trim();
+    // Bounded by the input: each turn consumes a line, and the iterator ends with it.
+    for (;;) {
+      const next = await nextLine();
+      if (next.done) break;
+      const line = next.value.trim();
       if (line === 'exit' || line === 'quit') break;
       if (line === 'new') {
         runtime.newSession();

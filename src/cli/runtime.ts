@@ -5,7 +5,10 @@ import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
+import { createApprovalGate, withApproval, type AskUser } from '../mcp/approval-gate.js';
+import { ownServerIds } from '../mcp/approval-policy.js';
 import { MultiMcp } from '../mcp/multi-mcp.js';
+import type { ToolCaller } from '../mcp/types.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
@@ -19,6 +22,13 @@ export interface RuntimeOptions {
   session?: string;
   /** `--strategy`: overrides the profile's planning and exploration modes. */
   strategy?: string;
+  /** `--yes`: run tools that need approval without asking. */
+  yes?: boolean;
+}
+
+/** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
+export interface RuntimeInteraction {
+  ask?: AskUser;
 }
 
 export class Runtime {
@@ -26,6 +36,8 @@ export class Runtime {
     private readonly config: LoadedConfig,
     readonly llm: LlmClient,
     private readonly multi: MultiMcp,
+    /** The servers behind the approval gate, for the sandbox. */
+    private readonly caller: ToolCaller,
     private readonly sandbox: Sandbox,
     public memory: SessionMemory,
     private readonly strategy: StrategyName,
@@ -35,7 +47,7 @@ export class Runtime {
    * Picks the LLM first (so a missing one fails before anything starts), then starts the servers.
    * @throws LlmUnavailableError, ConfigError, UsageError (unknown strategy or session id).
    */
-  static async start(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<Runtime> {
+  static async start(config: LoadedConfig, options: RuntimeOptions, out: Output, interaction: RuntimeInteraction = {}): Promise<Runtime> {
     const { profile } = config;
     const strategy = resolveStrategy({
       planningMode: profile.strategy.planning_mode,
@@ -54,7 +66,16 @@ export class Runtime {
       : SessionMemory.create({ baseDir: config.paths.memory });
     const multi = await MultiMcp.start(config.servers);
     for (const s of multi.statuses()) if (s.state === 'failed') out.error(`warning: ${s.error}`);
-    return new Runtime(config, client, multi, createSandbox(), memory, strategy);
+    const approve = createApprovalGate({
+      policy: {
+        require: profile.approvals.require,
+        allow: profile.approvals.allow,
+        allowAll: Boolean(options.yes),
+        ownServers: ownServerIds(config.servers),
+      },
+      ...(interaction.ask ? { ask: interaction.ask } : {}),
+    });
+    return new Runtime(config, client, multi, withApproval(multi, approve), createSandbox(), memory, strategy);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
@@ -71,7 +92,7 @@ export class Runtime {
       llm: this.llm,
       servers: this.config.servers.filter((s) => ready.has(s.id)).map(({ id, description, capabilities }) => ({ id, description, capabilities })),
       tools: this.multi.listTools(),
-      caller: this.multi,
+      caller: this.caller,
       sandbox: this.sandbox,
       sandboxLimits: {
         maxToolCalls: sandbox.max_tool_calls_per_plan,

@@ -102,6 +102,15 @@ export const ProfileSchema = z.strictObject({
       block_private_network: z.boolean().default(true),
     })
     .prefault({}),
+  /** Tool calls that need the user's approval beyond what the tools' annotations say (README "Approvals"). */
+  approvals: z
+    .strictObject({
+      /** Always asked about: `<server>.<tool>`, `<server>.*`, or a bare tool name (any server). */
+      require: z.array(z.string().min(1)).default([]),
+      /** Never asked about, in the same forms. */
+      allow: z.array(z.string().min(1)).default([]),
+    })
+    .prefault({}),
   paths: z
     .strictObject({
       documents: z.string().default('documents'),

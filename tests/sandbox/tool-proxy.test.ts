@@ -195,4 +195,39 @@ describe('ToolProxy', () => {
     });
     expect(JSON.parse(await throwing.handle('add', '[{"a":1,"b":1}]', 'parsed'))).toEqual({ ok: true, value: 2 });
   });
+
+  it('routes by (server, name): a qualified name reaches the server that owns it', async () => {
+    const shared: ToolInfo[] = [
+      { ...binaryTool('a.add'), server: 'a', remoteName: 'add' },
+      { ...binaryTool('b.add'), server: 'b', remoteName: 'add' },
+    ];
+    const caller = arithmeticCaller();
+    const { proxy, call } = proxyFor(caller, { tools: shared });
+    expect(await call('b.add', [{ a: 1, b: 2 }])).toEqual({ ok: true, value: 3 });
+    expect(caller.received.map((r) => [r.server, r.name])).toEqual([['b', 'add']]);
+    expect(proxy.calls[0]).toMatchObject({ tool: 'b.add', server: 'b', ok: true });
+    expect((await call('add', [{ a: 1, b: 2 }])).message).toBe('Tool "add" is offered by several servers; call the one you mean: tools["a.add"] or tools["b.add"].');
+  });
+
+  it('asks the gate before a call, and a refusal reaches neither the server nor the cap', async () => {
+    const inner = arithmeticCaller();
+    const asked: string[] = [];
+    const caller: RecordingCaller = Object.assign(inner, {
+      approve: async (tool: ToolInfo) => {
+        asked.push(tool.name);
+        return tool.name === 'add' ? { approved: true as const } : { approved: false as const, reason: 'the user declined it.' };
+      },
+    });
+    const { proxy, call } = proxyFor(caller, { maxToolCalls: 1 });
+    expect(await call('multiply', [{ a: 2, b: 3 }])).toEqual({ ok: false, kind: 'tool_error', message: 'tools.multiply was not run: the user declined it.' });
+    expect(await call('add', [{ a: 2, b: 3 }])).toEqual({ ok: true, value: 5 });
+    expect(asked).toEqual(['multiply', 'add']);
+    expect(inner.received.map((r) => r.name)).toEqual(['add']);
+    expect(proxy.calls.map((c) => [c.tool, c.server, c.ok])).toEqual([['multiply', 'fake', false], ['add', 'fake', true]]);
+  });
+
+  it('refuses mcp.read_resource when the caller reads no resources', async () => {
+    const { call } = proxyFor(arithmeticCaller());
+    expect(await call('file:///x', [], 'resource')).toMatchObject({ ok: false, message: expect.stringContaining('No server in this run offers resources') });
+  });
 });

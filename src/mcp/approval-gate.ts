@@ -1,0 +1,77 @@
+// The approval gate: asks the user before a tool that needs it runs, remembers "always", refuses when nobody can answer.
+import { needsApproval, type ApprovalPolicy } from './approval-policy.js';
+import type { ApprovalDecision, ApproveTool, ToolCaller, ToolInfo } from './types.js';
+
+/** Asks the user one question; resolves their answer, or null when none can come (input closed, run ended). */
+export type AskUser = (question: string, signal: AbortSignal) => Promise<string | null>;
+
+/** Unclear answers re-asked before the call is refused, so a stuck input can't loop. */
+const MAX_QUESTIONS_PER_CALL = 3;
+/** Arguments shown in the question. */
+const MAX_ARGS_PREVIEW_CHARS = 200;
+
+export interface ApprovalGateOptions {
+  policy: ApprovalPolicy;
+  /** How to ask; absent when cortex is not interactive (then calls that need approval are refused). */
+  ask?: AskUser;
+}
+
+/**
+ * The gate for one session (REPL or `ask`). Calls that need approval (needsApproval()) are asked about
+ * one at a time: "y" runs this call, "a" (always) runs this tool for the rest of the session, "n" or an
+ * empty line refuses it. Without `ask`, they are refused with a message saying how to allow them.
+ */
+export function createApprovalGate({ policy, ask }: ApprovalGateOptions): ApproveTool {
+  const always = new Set<string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  return (tool, args, { signal }) => {
+    if (!needsApproval(tool, policy)) return Promise.resolve(APPROVED);
+    const key = `${tool.server}.${tool.remoteName}`;
+    if (always.has(key)) return Promise.resolve(APPROVED);
+    if (!ask) return Promise.resolve(refused(NOT_INTERACTIVE));
+    // One question at a time: calls made in parallel wait their turn, and an "always" answers those behind it.
+    const turn = queue.then(async (): Promise<ApprovalDecision> => {
+      if (always.has(key)) return APPROVED;
+      for (let i = 0; i < MAX_QUESTIONS_PER_CALL; i++) {
+        if (signal.aborted) break;
+        const answer = (await ask(approvalQuestion(tool, args), signal))?.trim().toLowerCase();
+        if (answer === undefined) break;
+        if (answer === 'y' || answer === 'yes') return APPROVED;
+        if (answer === 'a' || answer === 'always') {
+          always.add(key);
+          return APPROVED;
+        }
+        if (answer === '' || answer === 'n' || answer === 'no') return refused('the user declined it; do not call it again for this task.');
+      }
+      return refused('the user gave no answer; do not call it again for this task.');
+    });
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+}
+
+/** `caller` with `approve` as its gate: the sandbox asks the gate before each call (DESIGN §3.10). */
+export function withApproval(caller: ToolCaller, approve: ApproveTool): ToolCaller {
+  return {
+    callTool: (server, tool, args, options) => caller.callTool(server, tool, args, options),
+    ...(caller.readResource ? { readResource: caller.readResource.bind(caller) } : {}),
+    approve,
+  };
+}
+
+/** The question shown to the user for one call. */
+export function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>): string {
+  const json = JSON.stringify(args) ?? '{}';
+  const preview = json.length > MAX_ARGS_PREVIEW_CHARS ? `${json.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…` : json;
+  const what = tool.annotations?.destructiveHint === false ? 'It may change data.' : 'It may change or delete data.';
+  return `Allow ${tool.server}.${tool.remoteName}(${preview})? ${what} [y]es / [n]o / [a]lways this session: `;
+}
+
+const APPROVED: ApprovalDecision = { approved: true };
+
+const NOT_INTERACTIVE =
+  "it needs the user's approval (it may change or delete data) and nobody can be asked: cortex is not running interactively. Do not call it again for this task. (The user can allow it with --yes or the profile's approvals.allow.)";
+
+function refused(reason: string): ApprovalDecision {
+  return { approved: false, reason };
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { createApprovalGate, withApproval, type AskUser } from '../../src/mcp/approval-gate.js';
+import { needsApproval, ownServerIds, type ApprovalPolicy } from '../../src/mcp/approval-policy.js';
+import type { ToolAnnotations, ToolInfo } from '../../src/mcp/types.js';
+import { builtPath } from '../../src/paths.js';
+import { arithmeticCaller } from '../sandbox/fake-callers.js';
+
+const POLICY: ApprovalPolicy = { require: [], allow: [], allowAll: false, ownServers: new Set(['math']) };
+
+function tool(server: string, remoteName: string, annotations?: ToolAnnotations): ToolInfo {
+  return { server, name: remoteName, remoteName, description: '', inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) };
+}
+
+const writeFile = tool('fs', 'write_file', { readOnlyHint: false, destructiveHint: true });
+const readFile = tool('fs', 'read_file', { readOnlyHint: true });
+const signal = new AbortController().signal;
+
+/** An AskUser that replays answers and records the questions. */
+function scriptedAsk(answers: Array<string | null>): AskUser & { questions: string[] } {
+  const questions: string[] = [];
+  const ask = async (question: string) => {
+    questions.push(question);
+    if (answers.length === 0) throw new Error('unscripted question');
+    return answers.shift()!;
+  };
+  return Object.assign(ask, { questions });
+}
+
+describe('needsApproval', () => {
+  it('follows the annotations with the MCP defaults: read-only and additive tools run, the rest are asked about', () => {
+    expect(needsApproval(writeFile, POLICY)).toBe(true);
+    expect(needsApproval(readFile, POLICY)).toBe(false);
+    expect(needsApproval(tool('mem', 'create_entities', { readOnlyHint: false, destructiveHint: false }), POLICY)).toBe(false);
+    expect(needsApproval(tool('x', 'unannotated'), POLICY)).toBe(true);
+  });
+
+  it('never asks about our own servers, unless the profile requires it', () => {
+    const thumbnail = tool('math', 'create_thumbnail', { readOnlyHint: false });
+    expect(needsApproval(thumbnail, POLICY)).toBe(false);
+    expect(needsApproval(thumbnail, { ...POLICY, require: ['math.create_thumbnail'] })).toBe(true);
+  });
+
+  it('lets the profile allow or require by <server>.<tool>, <server>.* or bare name, and --yes allow all', () => {
+    expect(needsApproval(writeFile, { ...POLICY, allow: ['fs.write_file'] })).toBe(false);
+    expect(needsApproval(writeFile, { ...POLICY, allow: ['fs.*'] })).toBe(false);
+    expect(needsApproval(writeFile, { ...POLICY, allow: ['write_file'] })).toBe(false);
+    expect(needsApproval(writeFile, { ...POLICY, allow: ['other.write_file'] })).toBe(true);
+    expect(needsApproval(readFile, { ...POLICY, require: ['fs.*'] })).toBe(true);
+    expect(needsApproval(writeFile, { ...POLICY, allowAll: true })).toBe(false);
+  });
+
+  it('knows our own servers by their built entry', () => {
+    const spec = (id: string, args: string[]) => ({ id, command: process.execPath, args, cwd: '/', env: {}, description: '', capabilities: [] });
+    expect(ownServerIds([spec('math', [builtPath('mcp-servers/math/main.js')]), spec('memory', ['/elsewhere/index.js'])])).toEqual(new Set(['math']));
+  });
+});
+
+describe('createApprovalGate', () => {
+  it('runs what needs no approval without asking', async () => {
+    const ask = scriptedAsk([]);
+    expect(await createApprovalGate({ policy: POLICY, ask })(readFile, {}, { signal })).toEqual({ approved: true });
+    expect(ask.questions).toEqual([]);
+  });
+
+  it('asks each time on yes, refuses on no or an empty line, and stops asking after always', async () => {
+    const ask = scriptedAsk(['y', 'n', '', 'always']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    const args = { path: '/tmp/x', content: 'hi' };
+    expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
+    expect(await gate(writeFile, args, { signal })).toMatchObject({ approved: false, reason: expect.stringContaining('the user declined it') });
+    expect(await gate(writeFile, args, { signal })).toMatchObject({ approved: false });
+    expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
+    expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
+    expect(ask.questions).toHaveLength(4);
+    expect(ask.questions[0]).toBe('Allow fs.write_file({"path":"/tmp/x","content":"hi"})? It may change or delete data. [y]es / [n]o / [a]lways this session: ');
+  });
+
+  it('asks parallel calls one at a time, and an always answers those waiting', async () => {
+    const ask = scriptedAsk(['a']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    const decisions = await Promise.all([1, 2, 3].map((i) => gate(writeFile, { i }, { signal })));
+    expect(decisions).toEqual([{ approved: true }, { approved: true }, { approved: true }]);
+    expect(ask.questions).toHaveLength(1);
+  });
+
+  it('re-asks an unclear answer a bounded number of times, and refuses when no answer comes', async () => {
+    const unclear = scriptedAsk(['maybe', 'hmm', 'what']);
+    expect(await createApprovalGate({ policy: POLICY, ask: unclear })(writeFile, {}, { signal })).toMatchObject({ approved: false, reason: expect.stringContaining('no answer') });
+    expect(unclear.questions).toHaveLength(3);
+    const closed = scriptedAsk([null]);
+    expect(await createApprovalGate({ policy: POLICY, ask: closed })(writeFile, {}, { signal })).toMatchObject({ approved: false });
+  });
+
+  it('refuses without asking when nobody can be asked, saying how to allow it', async () => {
+    const decision = await createApprovalGate({ policy: POLICY })(writeFile, {}, { signal });
+    expect(decision).toMatchObject({ approved: false, reason: expect.stringMatching(/not running interactively.*--yes.*approvals\.allow/) });
+  });
+});
+
+describe('withApproval', () => {
+  it('keeps the calls going to the wrapped caller and adds the gate', async () => {
+    const inner = arithmeticCaller();
+    const approve = createApprovalGate({ policy: POLICY });
+    const caller = withApproval(inner, approve);
+    expect(caller.approve).toBe(approve);
+    await caller.callTool('fake', 'add', { a: 1, b: 2 });
+    expect(inner.received).toMatchObject([{ server: 'fake', name: 'add' }]);
+  });
+});
