@@ -11,6 +11,8 @@ import { clearStatus } from './terminal-ask.js';
 
 const HELP = 'Ask a question, or: new (start a new session), exit (or Ctrl-D) to quit. Ctrl-C cancels a running question.';
 const PROMPT = 'cortex> ';
+/** A line that answers an approval question rather than asking one. */
+const APPROVAL_ANSWER = /^(y|yes|n|no|a|always)$/i;
 
 export async function replCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal: Boolean(process.stdin.isTTY) });
@@ -23,6 +25,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     leftover = undefined;
     return read;
   };
+  /** True while the next line is the late answer to an approval question whose run already ended. */
+  let lateAnswer = false;
   let current: AbortController | undefined;
   const ask: AskUser = async (question, signal) => {
     const cancelled = [signal, current?.signal].filter((s): s is AbortSignal => s !== undefined);
@@ -40,7 +44,9 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     const answer = await Promise.race([read, aborted]);
     for (const s of cancelled) s.removeEventListener('abort', onAbort);
     if (answer === null) {
+      out.error('\n(the run ended before an answer: the call was not run)');
       leftover = read;
+      lateAnswer = true;
       return null;
     }
     return answer.done ? null : answer.value;
@@ -71,8 +77,12 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       const next = await nextLine();
       if (next.done) break;
       const line = next.value.trim();
+      const late = lateAnswer;
+      lateAnswer = false;
       if (line === 'exit' || line === 'quit') break;
-      if (line === 'new') {
+      if (late && APPROVAL_ANSWER.test(line)) {
+        out.error('(that answer came after its run ended; nothing was run)');
+      } else if (line === 'new') {
         runtime.newSession();
         out.info(`new session ${runtime.memory.id}`);
       } else if (line === 'help') {

@@ -20,6 +20,10 @@ export interface ActiveRun {
   readonly runId: number;
   deliver(callId: number, reply: string): void;
   cancel(): void;
+  /** Stops the deadline's clock (the host is waiting for the user to approve a call). */
+  pauseDeadline(): void;
+  /** Restarts it with the time that was left. */
+  resumeDeadline(): void;
   /** Settles with the `done` message once the run is over and its isolate disposed. */
   readonly finished: Promise<Extract<WorkerMessage, { type: 'done' }>>;
 }
@@ -45,7 +49,10 @@ export function startIsolateRun(ivm: Ivm, request: RunRequest, send: Send): Acti
     disposeQuietly(isolate);
     settle({ ok: false, kind: reason, detail: '' });
   };
-  const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+  // The deadline: `left` ms once the clock runs; paused (timer null) while the host waits for an approval.
+  let left = request.timeoutMs;
+  let dueAt = performance.now() + left;
+  let timer: NodeJS.Timeout | null = setTimeout(() => stop('timeout'), left);
   // WebAssembly memories live outside the isolate's heap limit (a 4 GB one can be created and filled),
   // so the process's own resident size is watched too. isolated-vm disposing the isolate for its memory
   // limit is caught here as well, for the case where no pending promise would report it.
@@ -106,8 +113,11 @@ export function startIsolateRun(ivm: Ivm, request: RunRequest, send: Send): Acti
     },
   ).finally(() => { evalSettled = true; });
 
+  let over = false;
   const finished = outcome.then(async (result) => {
-    clearTimeout(timer);
+    over = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
     clearInterval(watchdog);
     disposeQuietly(isolate);
     // Bounded by ISOLATE_SETTLE_GRACE_MS: a thread still spinning after dispose (a looping Proxy being copied) never settles.
@@ -131,6 +141,17 @@ export function startIsolateRun(ivm: Ivm, request: RunRequest, send: Send): Acti
       if (resolve && !endedBy && !isolate.isDisposed) resolve(reply);
     },
     cancel: () => stop('cancelled'),
+    pauseDeadline() {
+      if (!timer || endedBy || over) return;
+      clearTimeout(timer);
+      timer = null;
+      left = Math.max(0, dueAt - performance.now());
+    },
+    resumeDeadline() {
+      if (timer || endedBy || over) return;
+      dueAt = performance.now() + left;
+      timer = setTimeout(() => stop('timeout'), left);
+    },
     finished,
   };
 }

@@ -17,6 +17,8 @@ export const MAX_REFUSED_CALLS_PER_RUN = 10;
 export const MAX_CODE_CHARS = 200_000;
 /** Length of an error description carried back to the model. */
 export const MAX_ERROR_CHARS = 2_000;
+/** Longest the run's clock stops while the user is asked to approve a call; then it runs again, so nobody away from the terminal holds a run forever. */
+export const MAX_APPROVAL_PAUSE_MS = 300_000;
 /** How long past its deadline a worker may take to report before it is SIGKILLed (DESIGN §3.1). */
 export const WORKER_OVERRUN_GRACE_MS = 1_000;
 /** How long the worker waits for a disposed isolate's thread to stop before it calls itself unhealthy. */

@@ -24,7 +24,10 @@ export interface RunRequest {
 export type HostMessage =
   | RunRequest
   | { type: 'toolReply'; runId: number; callId: number; reply: string }
-  | { type: 'cancel'; runId: number };
+  | { type: 'cancel'; runId: number }
+  /** The run's clock stops while the user is asked to approve a call, and goes on after. */
+  | { type: 'pauseDeadline'; runId: number }
+  | { type: 'resumeDeadline'; runId: number };
 
 /** Error kinds the worker can report; `cancelled` answers a host's cancel. */
 export type WorkerErrorKind =

@@ -1,6 +1,6 @@
 // One run from the host's side: sends the plan to the worker, serves its tool calls, enforces the deadline.
 import { setMaxListeners } from 'node:events';
-import { MAX_LOG_CHARS, MAX_LOG_LINES, WORKER_MAX_RSS_MB, WORKER_OVERRUN_GRACE_MS } from './limits.js';
+import { MAX_APPROVAL_PAUSE_MS, MAX_LOG_CHARS, MAX_LOG_LINES, WORKER_MAX_RSS_MB, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import { sandboxError } from './error-messages.js';
 import type { WorkerErrorKind, WorkerMessage } from './protocol.js';
 import { ToolProxy } from './tool-proxy.js';
@@ -28,7 +28,9 @@ export interface WorkerRunOutput {
 
 /** Runs prepared code on a worker. Never throws; always settles by the deadline plus the overrun grace. */
 export function runOnWorker({ worker, runId, code, options, limits, startedAt }: WorkerRunInput): Promise<WorkerRunOutput> {
-  const deadlineAt = startedAt + limits.timeoutMs;
+  // Moved later by the time the clock stood still for approvals (pauseDeadline below).
+  let deadlineAt = startedAt + limits.timeoutMs;
+  let pauseDeadline: () => () => void = () => () => undefined;
   const runEnded = new AbortController();
   // Each call in flight listens for the run's end (twice, with its own timeout); refused calls never do.
   setMaxListeners(2 * limits.maxToolCalls + 10, runEnded.signal);
@@ -40,6 +42,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
     deadlineAt,
     signal: runEnded.signal,
     ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+    pauseDeadline: () => pauseDeadline(),
   });
   const logs = new LogBuffer();
   let cancelled = false;
@@ -51,6 +54,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       settled = true;
       clearTimeout(deadlineTimer);
       clearTimeout(killTimer);
+      clearTimeout(pauseLimit);
       unsubscribe();
       runEnded.abort();
       const ms = Math.round(performance.now() - startedAt);
@@ -66,15 +70,53 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
     // At the deadline pending tool calls are abandoned; the worker disposes its isolate at the same moment.
     let pendingAtDeadline: string[] = [];
     let deadlinePassed = false;
-    const deadlineTimer = setTimeout(() => {
-      deadlinePassed = true;
-      pendingAtDeadline = proxy.pendingTools();
-      runEnded.abort();
-    }, Math.max(0, deadlineAt - performance.now()));
-    const killTimer = setTimeout(() => {
-      worker.kill();
-      finish('timeout', '', true, pendingAtDeadline);
-    }, Math.max(0, deadlineAt - performance.now()) + WORKER_OVERRUN_GRACE_MS);
+    let deadlineTimer: NodeJS.Timeout | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    const armDeadline = () => {
+      deadlineTimer = setTimeout(() => {
+        deadlinePassed = true;
+        pendingAtDeadline = proxy.pendingTools();
+        runEnded.abort();
+      }, Math.max(0, deadlineAt - performance.now()));
+      killTimer = setTimeout(() => {
+        worker.kill();
+        finish('timeout', '', true, pendingAtDeadline);
+      }, Math.max(0, deadlineAt - performance.now()) + WORKER_OVERRUN_GRACE_MS);
+    };
+    armDeadline();
+
+    // While the user is asked to approve a call the clock stands still, here and in the worker, for at
+    // most MAX_APPROVAL_PAUSE_MS; questions asked together share one pause.
+    let approvalsWaiting = 0;
+    let pausedAt: number | null = null;
+    let pauseLimit: NodeJS.Timeout | undefined;
+    const resumeClock = () => {
+      if (pausedAt === null || settled) return;
+      clearTimeout(pauseLimit);
+      const pausedMs = performance.now() - pausedAt;
+      pausedAt = null;
+      deadlineAt += pausedMs;
+      proxy.extendDeadline(pausedMs);
+      worker.send({ type: 'resumeDeadline', runId });
+      armDeadline();
+    };
+    pauseDeadline = () => {
+      approvalsWaiting++;
+      if (approvalsWaiting === 1 && pausedAt === null && !settled && !deadlinePassed) {
+        pausedAt = performance.now();
+        clearTimeout(deadlineTimer);
+        clearTimeout(killTimer);
+        worker.send({ type: 'pauseDeadline', runId });
+        pauseLimit = setTimeout(resumeClock, MAX_APPROVAL_PAUSE_MS);
+      }
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        approvalsWaiting--;
+        if (approvalsWaiting === 0) resumeClock();
+      };
+    };
 
     const onMessage = (message: WorkerMessage) => {
       if (message.runId !== runId || settled) return;

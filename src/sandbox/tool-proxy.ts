@@ -30,6 +30,11 @@ export interface ToolProxyOptions {
   /** Aborted when the run ends; pending calls are abandoned. */
   signal: AbortSignal;
   onToolCall?: SandboxRunOptions['onToolCall'];
+  /**
+   * Stops the run's clock while the user is asked to approve a call (a person may take longer than the
+   * plan's time limit); returns the function that restarts it. See runOnWorker().
+   */
+  pauseDeadline?: () => () => void;
 }
 
 /** One per run. `handle()` never throws: every outcome becomes a reply for the isolate. */
@@ -48,8 +53,11 @@ export class ToolProxy {
   /** Calls in flight, by a per-run id, for the timeout message. */
   private readonly pending = new Map<number, string>();
   private nextCallId = 0;
+  /** The run's deadline (performance.now() time), moved later by time spent waiting for approvals. */
+  private deadlineAt: number;
 
   constructor(private readonly options: ToolProxyOptions) {
+    this.deadlineAt = options.deadlineAt;
     this.byName = new Map(options.tools.map((t) => [t.name, t]));
     this.byQualifiedName = new Map(options.tools.map((t) => [`${t.server}.${t.remoteName}`, t]));
   }
@@ -116,12 +124,20 @@ export class ToolProxy {
   private async approve(tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
     const gate = this.options.caller.approve;
     if (!gate) return null;
+    const resume = this.options.pauseDeadline?.();
     try {
       const decision = await gate(tool, args, { signal: this.options.signal });
       return decision.approved ? null : `${callee(tool.name)} was not run: ${decision.reason}`;
     } catch (err) {
       return `${callee(tool.name)} was not run: its approval could not be asked (${errorMessage(err)}).`;
+    } finally {
+      resume?.();
     }
+  }
+
+  /** Moves the run's deadline `ms` later (the time the run's clock was stopped). */
+  extendDeadline(ms: number): void {
+    this.deadlineAt += ms;
   }
 
   /** `mcp.read_resource(uri)`: one call against the cap, routed by the caller to the server that owns the URI. */
@@ -197,7 +213,7 @@ export class ToolProxy {
   ): Promise<ToolReply> {
     const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
-    const remainingMs = Math.max(1, Math.floor(this.options.deadlineAt - performance.now()));
+    const remainingMs = Math.max(1, Math.floor(this.deadlineAt - performance.now()));
     // The call's own timeout applies only when it ends before the run does; otherwise the run's deadline
     // decides, and the caller gets a little more so its own timer never beats the deadline into a tool error.
     const callTimeoutMs = this.options.toolTimeoutMs ?? TOOL_CALL_TIMEOUT_MS;

@@ -38,6 +38,12 @@ function onMessage(message: HostMessage): void {
     case 'cancel':
       if (active?.runId === message.runId) active.cancel();
       return;
+    case 'pauseDeadline':
+      if (active?.runId === message.runId) active.pauseDeadline();
+      return;
+    case 'resumeDeadline':
+      if (active?.runId === message.runId) active.resumeDeadline();
+      return;
   }
 }
 

@@ -1,0 +1,94 @@
+// The run's clock stands still while the user is asked to approve a call (host side, with a scripted worker and fake timers).
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalDecision, ToolInfo } from '../../src/mcp/types.js';
+import { MAX_APPROVAL_PAUSE_MS, resolveLimits } from '../../src/sandbox/limits.js';
+import type { HostMessage, WorkerMessage } from '../../src/sandbox/protocol.js';
+import { runOnWorker } from '../../src/sandbox/run-on-worker.js';
+import type { WorkerListener, WorkerProcess } from '../../src/sandbox/worker-process.js';
+import { arithmeticCaller, binaryTool } from './fake-callers.js';
+
+const TIMEOUT_MS = 1_000;
+
+/** A worker that answers `run` with one call to `add` and records what the host sends. */
+function scriptedWorker() {
+  const sent: HostMessage[] = [];
+  let listener: WorkerListener | undefined;
+  let killed = false;
+  const worker = {
+    runs: 0,
+    alive: true,
+    send(message: HostMessage) {
+      sent.push(message);
+      if (message.type === 'run') {
+        queueMicrotask(() => listener?.message({ type: 'toolCall', runId: message.runId, callId: 0, name: 'add', argsJson: '[{"a":2,"b":3}]', mode: 'parsed' }));
+      }
+      return true;
+    },
+    listen(l: WorkerListener) {
+      listener = l;
+      return () => { listener = undefined; };
+    },
+    kill() { killed = true; },
+  };
+  const emit = (message: WorkerMessage) => listener?.message(message);
+  return { worker: worker as unknown as WorkerProcess, sent, emit, killed: () => killed };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('runOnWorker with an approval gate', () => {
+  it('stops the deadline while the user is asked, here and in the worker, and moves it by the wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let answer!: (d: ApprovalDecision) => void;
+    const caller = Object.assign(arithmeticCaller(), {
+      approve: (_tool: ToolInfo) => new Promise<ApprovalDecision>((resolve) => { answer = resolve; }),
+    });
+    const w = scriptedWorker();
+    const output = runOnWorker({
+      worker: w.worker,
+      runId: 1,
+      code: 'async function solve() {}',
+      options: { code: '', tools: [binaryTool('add')], caller },
+      limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
+      startedAt: performance.now(),
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline']);
+
+    // The user takes ten times the plan's time limit; the run is neither ended nor killed.
+    await vi.advanceTimersByTimeAsync(10 * TIMEOUT_MS);
+    expect(w.killed()).toBe(false);
+    answer({ approved: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline', 'resumeDeadline', 'toolReply']);
+    expect(JSON.parse((w.sent[3] as { reply: string }).reply)).toEqual({ ok: true, value: 5 });
+
+    // What was left of the deadline still counts: past it (plus the kill grace) the worker is killed.
+    await vi.advanceTimersByTimeAsync(TIMEOUT_MS / 2);
+    expect(w.killed()).toBe(false);
+    await vi.advanceTimersByTimeAsync(TIMEOUT_MS + 1_000);
+    expect(w.killed()).toBe(true);
+    expect((await output).result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+  });
+
+  it('lets the clock run again after MAX_APPROVAL_PAUSE_MS even without an answer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const caller = Object.assign(arithmeticCaller(), { approve: () => new Promise<ApprovalDecision>(() => undefined) });
+    const w = scriptedWorker();
+    const output = runOnWorker({
+      worker: w.worker,
+      runId: 1,
+      code: 'async function solve() {}',
+      options: { code: '', tools: [binaryTool('add')], caller },
+      limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
+      startedAt: performance.now(),
+    });
+    await vi.advanceTimersByTimeAsync(MAX_APPROVAL_PAUSE_MS);
+    expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline', 'resumeDeadline']);
+    await vi.advanceTimersByTimeAsync(TIMEOUT_MS + 1_000);
+    expect(w.killed()).toBe(true);
+    expect((await output).result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+  });
+});
