@@ -1,4 +1,5 @@
 // The approval gate through the real CLI: the REPL asks (yes / no / always), `ask` without a terminal refuses, --yes allows.
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,28 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
+
+/**
+ * Runs `cortex ask` on a pseudo-terminal (util-linux `script`, part of every Debian) and types
+ * `answer` when the approval question appears; resolves with everything the terminal showed.
+ */
+function askOnTerminal(profile: string, env: NodeJS.ProcessEnv, answer: string): Promise<{ code: number | null; screen: string }> {
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(PROJECT_ROOT, 'bin', 'cortex.js'))} --profile ${JSON.stringify(profile)} ask "Delete Alice"`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...env, NO_COLOR: '1' } });
+  let screen = '';
+  let answered = false;
+  child.stdout.on('data', (d: Buffer) => {
+    screen += d.toString();
+    if (!answered && screen.includes('[a]lways this session:')) {
+      answered = true;
+      child.stdin.write(`${answer}\r`);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, screen }));
+  });
+}
 
 async function memoryProject(): Promise<{ profile: string; env: NodeJS.ProcessEnv }> {
   server = await startFakeOllamaServer({
@@ -53,6 +76,14 @@ describe('approval of destructive tools', () => {
       expect.stringContaining('left [] deleted'),
       expect.stringContaining('left [] deleted'),
     ]);
+  });
+
+  it('asks in `ask` on a terminal', async () => {
+    const { profile, env } = await memoryProject();
+    const { code, screen } = await askOnTerminal(profile, env, 'y');
+    expect(code).toBe(0);
+    expect(screen.match(QUESTION)).toHaveLength(1);
+    expect(screen).toContain('left [] deleted');
   });
 
   it('refuses in `ask` without a terminal, with a message saying how to allow it, and --json names the server called', async () => {
