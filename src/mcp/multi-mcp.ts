@@ -75,7 +75,7 @@ export class MultiMcp implements ToolCaller {
     const conn = this.connection(serverId);
     if (this.failures.has(serverId)) throw new McpError(serverId, `did not start, so tool "${tool}" cannot be called`);
     if (!conn.tools.some((t) => t.remoteName === tool)) throw new McpError(serverId, `offers no tool named "${tool}"`);
-    const result = await this.withRestart(conn, tool, options, () => conn.call(tool, args, callOptions(options)));
+    const result = await this.withRestart(conn, `tool "${tool}"`, options, () => conn.call(tool, args, callOptions(options)));
     this.rememberResources(serverId, result);
     return result;
   }
@@ -94,7 +94,7 @@ export class MultiMcp implements ToolCaller {
     for (const conn of candidates) {
       if (options.signal?.aborted) break;
       try {
-        const contents = await this.withRestart(conn, 'resources/read', options, () => conn.readResource(uri, callOptions(options)));
+        const contents = await this.withRestart(conn, `reading "${uri}"`, options, () => conn.readResource(uri, callOptions(options)));
         return { server: conn.spec.id, contents };
       } catch (err) {
         problems.push(`${conn.spec.id}: ${errorMessage(err)}`);
@@ -157,6 +157,7 @@ function callOptions({ timeoutMs = TOOL_CALL_TIMEOUT_MS, signal }: CallOptions):
   return { timeoutMs, ...(signal ? { signal } : {}) };
 }
 
-function wrap(server: string, tool: string, err: unknown): McpError {
-  return err instanceof McpError ? err : new McpError(server, `tool "${tool}" failed: ${errorMessage(err)}`, { cause: err });
+/** `what` names the request, e.g. `tool "add"`. */
+function wrap(server: string, what: string, err: unknown): McpError {
+  return err instanceof McpError ? err : new McpError(server, `${what} failed: ${errorMessage(err)}`, { cause: err });
 }
