@@ -86,7 +86,8 @@ export interface CorpusCase {
   name: string;
   reply: string;
   task: string;
-  expect: 'answer' | 'feedback';
+  /** answer: FINAL_ANSWER right on the first try; result: the right result handed to the next step; feedback: refused. */
+  expect: 'answer' | 'result' | 'feedback';
   /** For expect: feedback, text the feedback must contain. */
   feedback?: string;
   source: string;
@@ -135,8 +136,9 @@ export async function runCorpus(sandbox: Sandbox, cases: CorpusCase[] = loadCorp
     const task = CORPUS_TASKS[c.task];
     if (!task) throw new Error(`${c.name}: unknown task ${c.task}`);
     const outcome = await attempt(sandbox, c.reply);
+    const handedOn = c.expect === 'result' && outcome.kind === 'further_processing' && outcome.result === task.answer;
     const firstTry: FirstTry =
-      outcome.kind === 'final_answer' ? (outcome.answer === task.answer ? 'right' : 'wrong') : outcome.kind === 'further_processing' ? 'wrong' : 'feedback';
+      outcome.kind === 'final_answer' ? (outcome.answer === task.answer ? 'right' : 'wrong') : outcome.kind === 'further_processing' ? (handedOn ? 'right' : 'wrong') : 'feedback';
     let eventual = firstTry === 'right';
     if (firstTry === 'feedback') {
       const retry = await attempt(sandbox, task.clean);
@@ -149,7 +151,7 @@ export async function runCorpus(sandbox: Sandbox, cases: CorpusCase[] = loadCorp
 
 /** The corpus figures: first-try rate on the replies that carry a meaningful answer, and eventual rate on all. */
 export function summarise(results: CaseResult[]): { total: number; meaningful: number; firstTryRight: number; wrong: number; eventual: number } {
-  const meaningful = results.filter((r) => r.expect === 'answer');
+  const meaningful = results.filter((r) => r.expect !== 'feedback');
   return {
     total: results.length,
     meaningful: meaningful.length,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolInfo } from '../../src/mcp/types.js';
-import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
+import { renderToolCatalogue, shortenAtWord } from '../../src/sandbox/catalogue.js';
 
 function tool(name: string, inputSchema: Record<string, unknown>, outputSchema?: Record<string, unknown>, description = ''): ToolInfo {
   return { server: 'test', name, description, inputSchema, ...(outputSchema ? { outputSchema } : {}) };
@@ -64,5 +64,18 @@ describe('renderToolCatalogue', () => {
     const line = renderToolCatalogue([tool('x', {}, undefined, `first\n\n  second ${'y'.repeat(500)}`)]);
     expect(line).toMatch(/^tools\.x\(\): Promise<unknown> {2}— first second y+…$/);
     expect(line.length).toBeLessThan(360);
+  });
+});
+
+describe('shortenAtWord', () => {
+  it('cuts a long description at a word boundary, never mid-word', () => {
+    const text = 'Searches the stored documents for passages about a topic and returns them ranked';
+    const short = shortenAtWord(text, 40);
+    expect(short).toBe('Searches the stored documents for…');
+    expect(short.length).toBeLessThanOrEqual(40);
+  });
+
+  it('keeps a description within the limit as it is', () => {
+    expect(shortenAtWord('Add two numbers', 40)).toBe('Add two numbers');
   });
 });
