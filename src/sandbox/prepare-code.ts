@@ -93,7 +93,7 @@ function looksLikeCode(text: string): boolean {
 /** Applies the normalisations to the chosen block, strips TypeScript, and checks the result compiles as the isolate will run it. */
 function finish(code: string, parsed: ParsedCode): PreparedCode {
   const { imports, requires } = importedModules(parsed);
-  if (imports.length + requires.length > 0) return fail('syntax', messages.moduleImportRefused({ sources: [...imports, ...requires] }));
+  if (imports.length + requires.length > 0) return fail('syntax', messages.moduleImportRefused({ imports, requires }));
   const ctx = normaliseContext(code, parsed);
   for (const normalise of NORMALISATIONS) normalise(ctx);
   let out = ctx.edits.toString();
