@@ -24,9 +24,9 @@ export function otherLanguageRefused({ language }: { language: string }): string
   return `Your reply is ${language}, not JavaScript; the sandbox runs JavaScript only and has no shell. ${SEND_INSTEAD}`;
 }
 
-/** The code imports modules (`import` or `require`). */
-export function moduleImportRefused({ imports, requires }: { imports: string[]; requires: string[] }): string {
-  const what = [...imports.map((s) => `import ${JSON.stringify(s)}`), ...requires.map((s) => `require(${JSON.stringify(s)})`)].join(', ');
+/** The code imports modules. */
+export function moduleImportRefused({ imports }: { imports: string[] }): string {
+  const what = imports.map((s) => `import ${JSON.stringify(s)}`).join(', ');
   return `Your code loads modules (${what}), but the sandbox has none: delete those lines and call the global \`tools\` object instead, e.g. \`await tools.<name>({ … })\`. ${SEND_INSTEAD}`;
 }
 

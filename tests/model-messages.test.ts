@@ -9,7 +9,7 @@ describe('model-facing messages', () => {
       m.replyEmpty(),
       m.pythonRefused(),
       m.otherLanguageRefused({ language: 'Rust' }),
-      m.moduleImportRefused({ imports: ['node:fs'], requires: [] }),
+      m.moduleImportRefused({ imports: ['node:fs'] }),
       m.truncatedReply({ line: 7 }),
       m.noSolve({ functions: [] }),
       m.noCode(),
@@ -21,7 +21,7 @@ describe('model-facing messages', () => {
   it('pins the refusal texts', () => {
     expect(m.replyTooLong({ chars: 300_000, limit: 200_000 })).toMatch(/^Your reply is 300000 characters; the limit is 200000 characters\. Do not paste data/);
     expect(m.otherLanguageRefused({ language: 'a shell command' })).toMatch(/^Your reply is a shell command, not JavaScript;/);
-    expect(m.moduleImportRefused({ imports: ['x'], requires: ['y'] })).toMatch(/^Your code loads modules \(import "x", require\("y"\)\), but the sandbox has none/);
+    expect(m.moduleImportRefused({ imports: ['x', 'y'] })).toMatch(/^Your code loads modules \(import "x", import "y"\), but the sandbox has none/);
     expect(m.truncatedReply({ line: 7 })).toMatch(/^Your code was cut off at line 7:/);
     expect(m.noSolve({ functions: ['main', 'run'] })).toMatch(/^Your code does not define solve\(\)\. It defines main\(\), run\(\); rename the entry point to solve\./);
     expect(m.syntaxError({ line: 3, column: 9, problem: 'Unexpected token', lineText: '  let x = ;' })).toBe(

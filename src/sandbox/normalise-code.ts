@@ -167,19 +167,7 @@ export function topLevelFunctionNames(parsed: ParsedCode): string[] {
   return names;
 }
 
-/** Sources of the code's import declarations and require() calls. */
-export function importedModules(parsed: ParsedCode): { imports: string[]; requires: string[] } {
-  const imports: string[] = [];
-  const requires: string[] = [];
-  for (const s of parsed.ast.program.body) {
-    if (s.type === 'ImportDeclaration' && s.importKind !== 'type') imports.push(s.source.value);
-  }
-  walk(parsed.ast.program, (node) => {
-    if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require') {
-      const arg = node.arguments[0];
-      requires.push(arg?.type === 'StringLiteral' ? arg.value : '?');
-    }
-    if (node.type === 'ImportExpression' || (node.type === 'CallExpression' && node.callee.type === 'Import')) imports.push('import()');
-  });
-  return { imports, requires };
+/** Sources of the code's import declarations (require() and import() fail at run time with their own message). */
+export function importedModules(parsed: ParsedCode): string[] {
+  return parsed.ast.program.body.flatMap((s) => (s.type === 'ImportDeclaration' && s.importKind !== 'type' ? [s.source.value] : []));
 }

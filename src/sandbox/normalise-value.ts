@@ -6,7 +6,8 @@
  * - an object with a `FINAL_ANSWER` / `final_answer` (or `FURTHER_PROCESSING_REQUIRED` /
  *   `further_processing_required`) key is that prefix plus the key's value;
  * - else an object with `result`, `answer` or `value` (first found) is that value, read by these rules again;
- * - any other object or array is JSON (one JSON cannot hold, e.g. a cycle, is "[object Object]");
+ * - an array is its items joined by a space (the original's rule), objects among them as JSON;
+ * - any other object is JSON (one JSON cannot hold, e.g. a cycle, is "[object Object]");
  * - anything else is String(x): numbers, booleans, and "undefined", "null", "NaN", which the loop refuses.
  * Nesting is followed at most 5 levels deep.
  *
@@ -16,7 +17,7 @@
 export function normaliseValue(x: unknown): string {
   const json = (v: unknown): string => {
     try {
-      const text = JSON.stringify(v, (_k, item) => (typeof item === 'bigint' ? String(item) : item));
+      const text = JSON.stringify(v);
       if (typeof text === 'string') return text;
     } catch {
       // Cycles can't be JSON; fall through to String().
@@ -25,7 +26,7 @@ export function normaliseValue(x: unknown): string {
   };
   const read = (v: unknown, depth: number): string => {
     if (typeof v === 'string') return v;
-    if (Array.isArray(v)) return json(v);
+    if (Array.isArray(v)) return v.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item !== null ? json(item) : String(item))).join(' ');
     if (typeof v !== 'object' || v === null) return String(v);
     const o = v as Record<string, unknown>;
     if (depth >= 5) return json(o);

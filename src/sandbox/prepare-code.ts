@@ -92,8 +92,8 @@ function looksLikeCode(text: string): boolean {
 
 /** Applies the normalisations to the chosen block, strips TypeScript, and checks the result compiles as the isolate will run it. */
 function finish(code: string, parsed: ParsedCode): PreparedCode {
-  const { imports, requires } = importedModules(parsed);
-  if (imports.length + requires.length > 0) return fail('syntax', messages.moduleImportRefused({ imports, requires }));
+  const imports = importedModules(parsed);
+  if (imports.length > 0) return fail('syntax', messages.moduleImportRefused({ imports }));
   const ctx = normaliseContext(code, parsed);
   for (const normalise of NORMALISATIONS) normalise(ctx);
   let out = ctx.edits.toString();
