@@ -62,6 +62,13 @@ describe('model-facing messages', () => {
     );
   });
 
+  it('asks for FINAL_ANSWER when the last step asked for another, quoting the result bounded', () => {
+    expect(m.furtherOnLastStep({ result: 'r' })).toBe(
+      'solve() returned FURTHER_PROCESSING_REQUIRED on the last step, so no step can use it. Its result was:\nr\nReturn "FINAL_ANSWER: <answer>" now, computing the answer from this result in the same solve().',
+    );
+    expect(m.furtherOnLastStep({ result: 'x'.repeat(5_000) }).length).toBeLessThan(2_300);
+  });
+
   it('quotes the failed reply in a fence it cannot close', () => {
     const text = m.retryFeedback({ error: 'E', logs: '', code: '```js\nx\n```' });
     expect(text).toContain('````\n```js\nx\n```\n````');

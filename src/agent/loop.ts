@@ -4,8 +4,8 @@ import { CortexError, errorMessage, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
-import type { CarriedResult } from '../model-messages.js';
-import { classifyResult, giveUpReason } from './outcome.js';
+import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
+import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
 import { chooseCatalogue, MEMORY_FALLBACK_TOOL_LIMIT } from './strategy.js';
@@ -49,6 +49,15 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
       },
     );
   });
+}
+
+/**
+ * On the last step, while a lifeline is left, a FURTHER_PROCESSING_REQUIRED result is fed back
+ * (no step follows to use it) instead of ending the run without an answer.
+ */
+function onLastStep(outcome: PlanOutcome, lastStepWithLifeline: boolean): PlanOutcome {
+  if (!lastStepWithLifeline || outcome.kind !== 'further_processing') return outcome;
+  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }) };
 }
 
 function checkBounds(maxSteps: number, maxLifelinesPerStep: number): void {
@@ -185,7 +194,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         const sandboxMs = performance.now() - sandboxStarted;
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
-        const outcome = classifyResult(result);
+        const outcome = onLastStep(classifyResult(result), step === maxSteps && lifelinesLeft > 0);
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
         const error = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome.error : null;
         steps.push({

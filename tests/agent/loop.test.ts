@@ -156,6 +156,18 @@ describe('runAgent', () => {
     expect(third).toContain('the LAST step');
   });
 
+  it('feeds back FURTHER_PROCESSING_REQUIRED on the last step while a lifeline is left', async () => {
+    const s = setup(
+      [perceptionJson(['math']), plan('one'), plan('two')],
+      [okResult('FURTHER_PROCESSING_REQUIRED: 42 things'), okResult('FINAL_ANSWER: 42')],
+      { maxSteps: 1 },
+    );
+    const result = await s.run();
+    expect(result).toMatchObject({ status: 'answered', answer: '42' });
+    expect(result.steps.map((r) => r.outcome)).toEqual(['invalid_plan', 'final_answer']);
+    expect(s.llm.requests[2]!.prompt).toContain('solve() returned FURTHER_PROCESSING_REQUIRED on the last step, so no step can use it. Its result was:\n42 things');
+  });
+
   it('bounds a carried result and says it was cut', async () => {
     const long = 'x'.repeat(MAX_NEWEST_RESULT_CHARS + 500);
     const { llm, run } = setup([perceptionJson(['math']), plan('a'), plan('b')], [okResult(`FURTHER_PROCESSING_REQUIRED: ${long}`), okResult('FINAL_ANSWER: done')]);
@@ -228,11 +240,11 @@ describe('runAgent', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'gave_up' });
   });
 
-  it('gives up after max_steps of FURTHER_PROCESSING_REQUIRED, quoting the last result', async () => {
+  it('gives up after max_steps of FURTHER_PROCESSING_REQUIRED with no lifeline left, quoting the last result', async () => {
     const { run } = setup(
-      [perceptionJson(['math']), plan('a'), perceptionJson(['math']), plan('b')],
+      [perceptionJson(['math']), plan('a'), plan('b')],
       [okResult('FURTHER_PROCESSING_REQUIRED: partial 1'), okResult('FURTHER_PROCESSING_REQUIRED: partial 2')],
-      { maxSteps: 2 },
+      { maxSteps: 2, maxLifelinesPerStep: 0 },
     );
     const result = await run();
     expect(result.status).toBe('gave_up');
