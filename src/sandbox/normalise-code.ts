@@ -125,15 +125,35 @@ export function dropShadowingParams(ctx: NormaliseContext): void {
   ctx.edits.overwrite(first, last, parenthesised ? kept.join(', ') || ' ' : `(${kept.join(', ')})`);
 }
 
-/** Top-level statements that call solve (`solve();`, `console.log(await solve())`, a runner IIFE) go: the sandbox calls solve() itself. */
+/**
+ * Top-level statements that call solve (`solve();`, `console.log(await solve())`, a runner IIFE,
+ * `const answer = await solve();`) go, and so do statements that use what such a declaration
+ * declared (`console.log(answer)`): the sandbox calls solve() itself.
+ */
 export function removeSolveCalls(ctx: NormaliseContext): void {
-  for (const s of ctx.parsed.ast.program.body) {
-    if (s.type !== 'ExpressionStatement' || ctx.definitions.some((d) => d.statement === s)) continue;
+  const removedNames = new Set<string>();
+  const callsSolve = (node: Node): boolean => {
     let calls = false;
-    walk(s, (node) => {
-      if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'solve') calls = true;
+    walk(node, (n) => {
+      if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'solve') calls = true;
     });
-    if (calls) ctx.edits.remove(s.start!, s.end!);
+    return calls;
+  };
+  const usesRemoved = (node: Node): boolean => {
+    let uses = false;
+    walk(node, (n) => {
+      if (n.type === 'Identifier' && removedNames.has(n.name)) uses = true;
+    });
+    return uses;
+  };
+  for (const s of ctx.parsed.ast.program.body) {
+    if (ctx.definitions.some((d) => d.statement === s)) continue;
+    if (s.type === 'VariableDeclaration' && s.declarations.some((d) => d.init && callsSolve(d.init))) {
+      for (const d of s.declarations) walk(d.id, (n) => void (n.type === 'Identifier' && removedNames.add(n.name)));
+      ctx.edits.remove(s.start!, s.end!);
+    } else if (s.type === 'ExpressionStatement' && (callsSolve(s) || usesRemoved(s))) {
+      ctx.edits.remove(s.start!, s.end!);
+    }
   }
 }
 

@@ -47,8 +47,11 @@ function prepare(text: string): PreparedCode {
   const reply = text.replace(/\r\n?/g, '\n');
   const blocks = findCodeBlocks(reply);
   const candidates: Candidate[] = blocks.map((block) => {
+    const asWritten = parseCode(block.code);
+    if (asWritten.ok) return { block, code: block.code, parsed: asWritten };
     const code = repairTypography(block.code);
-    return { block, code, parsed: parseCode(code) };
+    const repaired = code === block.code ? asWritten : parseCode(code);
+    return repaired.ok ? { block, code, parsed: repaired } : { block, code: block.code, parsed: asWritten };
   });
 
   const withSolve = candidates.filter((c) => c.parsed.ok && normaliseContext(c.code, c.parsed).solve !== null);

@@ -52,6 +52,13 @@ describe('removeSolveCalls', () => {
   });
 });
 
+describe('removeSolveCalls with a runner that keeps the answer', () => {
+  it('removes `const answer = await solve()` and the statements that use answer', () => {
+    const code = 'const K = 2;\nasync function solve() { return K; }\nconst answer = await solve();\nconsole.log(answer);\nconsole.log("kept");';
+    expect(apply(code, removeSolveCalls).replace(/\n+/g, '\n')).toBe('const K = 2;\nasync function solve() { return K; }\nconsole.log("kept");');
+  });
+});
+
 describe('addMissingAsync', () => {
   it('makes a function declaration and an arrow async when they await', () => {
     expect(apply('function solve() { return await tools.a({}); }', addMissingAsync)).toBe('async function solve() { return await tools.a({}); }');
