@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { runCli, resultOf } from '../cli/run-cli.js';
 import { startFakeOllamaServer, ollamaChatReply, type FakeLlmServer, type RecordedRequest } from '../helpers/fake-ollama-server.js';
 import { PERCEPTION_JSON, fenced, isPerception, ollamaEnv, promptOf, tempProject } from './ask-harness.js';
@@ -105,6 +106,17 @@ describe('cortex ask answers right with imperfect replies (end to end, Ollama wi
     expect(replayed.code).toBe(0);
     expect(resultOf(replayed).answer).toBe(resultOf(recorded).answer);
     expect(resultOf(replayed).answer).toBe(String(INDIA_EXP_SUM));
+  });
+
+  it('replays a recorded qwen-style session (missing async, shadowing param, smart quotes, self-call, JSON tool call, prose answer) offline', async () => {
+    const { profile } = tempProject();
+    const file = join(PROJECT_ROOT, 'tests/fixtures/sessions/qwen-style-india-three-steps.jsonl');
+    const run = await runCli(['--profile', profile, '--json', 'ask', '--replay', file, 'What is the sum of the exponentials of the ASCII codes of INDIA?'], { env: ollamaEnv(NO_LLM) });
+    expect(run.code).toBe(0);
+    const json = resultOf(run);
+    expect(json).toMatchObject({ status: 'answered', answer: String(INDIA_EXP_SUM) });
+    expect(json.steps.map((s: { outcome: string }) => s.outcome)).toEqual(['further_processing', 'further_processing', 'final_answer']);
+    expect(json.steps.every((s: { lifeline: number }) => s.lifeline === 2)).toBe(true);
   });
 
   it('refuses --record and --replay together', async () => {
