@@ -13,6 +13,8 @@ export interface CodeBlock {
 
 /** Fences considered per reply; past this the rest of the reply is one block (bounds the parse attempts). */
 export const MAX_FENCES = 40;
+/** Closing lines tried per fence before settling for the first: a parse each, so a pathological reply stays cheap. */
+export const MAX_CLOSERS_TRIED = 8;
 
 /** A fence line: three or more backticks (or tildes) at the start of a line, then an optional label. */
 const FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)/;
@@ -42,7 +44,7 @@ export function findFencedBlocks(text: string): CodeBlock[] {
     const [, marks, label = ''] = FENCE_LINE_RE.exec(lines[open]!)!;
     const closers = fenceAt.slice(k + 1).filter((i) => lines[i]!.trimStart().startsWith(marks![0]!.repeat(3)));
     const body = (end: number) => lines.slice(open + 1, end).join('\n');
-    const parsing = closers.find((end) => parseCode(body(end)).ok);
+    const parsing = closers.slice(0, MAX_CLOSERS_TRIED).find((end) => parseCode(body(end)).ok);
     const close = parsing ?? closers[0];
     if (close === undefined) {
       blocks.push({ label: label.toLowerCase(), code: body(lines.length), closed: false, fenced: true });
