@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { prepareCode } from '../../src/sandbox/prepare-code.js';
 
 function code(text: string): string {
@@ -146,5 +147,18 @@ describe('prepareCode on bad input', () => {
 
   it('wraps a bare body with top-level await in async function solve()', () => {
     expect(code('const p = await tools.multiply({a: 6, b: 7});\nreturn "FINAL_ANSWER: " + p;')).toMatch(/^async function solve\(\) \{/);
+  });
+});
+
+describe('prepareCode never throws', () => {
+  const pieces = ['```js\n', '```\n', 'async function solve() {', '}', 'await tools.add({a: 1})', '“', '”', '\u200B', 'FINAL_ANSWER: ', '{"tool": "x"', 'def f():', '`${', 'return ', '\n', 'import x from "y";', '/*', '*/', '<think>'];
+  it('answers every reply built from code fragments with code or a message', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string()), { maxLength: 30 }), (parts) => {
+        const prepared = prepareCode(parts.join(''));
+        expect(prepared.ok ? prepared.code.length : prepared.error.message.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
