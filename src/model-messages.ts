@@ -101,6 +101,15 @@ export function retryFeedback({ error, logs, code }: { error: string; logs: stri
 /** What the first attempt's prompt says in place of feedback. */
 export const NO_FEEDBACK_TEXT = 'None: this is the first attempt at this step.';
 
+/** The catalogue section when no server offers a tool. */
+export const NO_TOOLS_TEXT = '(no tools are available: answer from the task alone)';
+
+/** What perception understood, as the decision prompt shows it. */
+export function perceptionSummary({ intent, entities, tool_hint, fallback }: { intent: string; entities: string[]; tool_hint: string | null; fallback: boolean }): string {
+  if (fallback) return "Perception could not analyse the task, so every server's tools are listed. Work from the task itself.";
+  return [`Intent: ${intent || '(not stated)'}`, `Entities: ${entities.length ? entities.join(', ') : '(none)'}`, `Suggested tool: ${tool_hint ?? '(none)'}`].join('\n');
+}
+
 /** Where the run stands: steps used and left, and what this step must return. */
 export function stepStatus({ step, maxSteps }: { step: number; maxSteps: number }): string {
   const left = maxSteps - step;

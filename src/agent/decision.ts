@@ -1,7 +1,7 @@
 // Decision: fills the strategy's prompt (tools, task, step, memory, perception, retry feedback) and asks the LLM for solve().
 import type { TokenUsage, LlmClient } from '../llm/types.js';
 import type { ToolInfo } from '../mcp/types.js';
-import { earlierResults, NO_FEEDBACK_TEXT, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
+import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
 import { timedGenerate, type LlmCallInfo } from './llm-call.js';
@@ -61,12 +61,7 @@ export function renderFeedback(feedback: RetryFeedback | undefined): string {
 
 /** The perception section of a decision prompt. */
 export function renderPerception(perception: Pick<Perception, 'intent' | 'entities' | 'tool_hint' | 'fallback'>): string {
-  if (perception.fallback) return 'Perception could not analyse the task, so every server\'s tools are listed. Work from the task itself.';
-  return [
-    `Intent: ${perception.intent || '(not stated)'}`,
-    `Entities: ${perception.entities.length ? perception.entities.join(', ') : '(none)'}`,
-    `Suggested tool: ${perception.tool_hint ?? '(none)'}`,
-  ].join('\n');
+  return perceptionSummary(perception);
 }
 
 /**
@@ -108,7 +103,7 @@ export async function decide({
   const prompt = await renderPromptFile(
     DECISION_TEMPLATES[strategy],
     {
-      tool_catalogue: catalogue.length ? renderToolCatalogue(catalogue) : '(no tools are available: answer from the task alone)',
+      tool_catalogue: catalogue.length ? renderToolCatalogue(catalogue) : NO_TOOLS_TEXT,
       query,
       step_status: stepStatus({ step, maxSteps }),
       earlier_results: earlierResults({ results: carried, newestMax: MAX_NEWEST_RESULT_CHARS, olderMax: MAX_OLDER_RESULT_CHARS }),
