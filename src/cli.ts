@@ -36,8 +36,10 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
   program
     .command('ask <question...>')
     .description('answer one question and exit')
-    .action((words: string[]) =>
-      run(async (config, out) => (await import('./cli/ask-command.js')).askCommand(config, words.join(' '), runtimeOptions(program), out)),
+    .option('--record <file>', 'write every LLM request and reply of the run to <file> (JSON Lines)')
+    .option('--replay <file>', 'answer with the replies recorded in <file>, without any LLM')
+    .action((words: string[], opts: { record?: string; replay?: string }) =>
+      run(async (config, out) => (await import('./cli/ask-command.js')).askCommand(config, words.join(' '), { ...runtimeOptions(program), ...askOptions(opts) }, out)),
     );
   program
     .command('sessions')
@@ -72,6 +74,10 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
 function runtimeOptions(program: Command): RuntimeOptions {
   const { model, session, strategy, yes } = program.opts<GlobalOptions>();
   return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}) };
+}
+
+function askOptions({ record, replay }: { record?: string; replay?: string }): RuntimeOptions {
+  return { ...(record ? { record } : {}), ...(replay ? { replay } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -57,15 +57,17 @@ export function resolveStrategy({
 /** The tools a decision prompt shows, and whether the memory fallback narrowed them. */
 export interface CatalogueChoice {
   tools: ToolInfo[];
-  /** True when the memory fallback replaced the perception's selection. */
+  /** True when the memory fallback put recently successful tools first. */
   narrowed: boolean;
 }
 
 /**
- * Picks the catalogue for one decision. Normally the tools of the servers perception selected.
- * On a forced re-plan (a retry) with the memory fallback enabled, the catalogue narrows to the
- * tools that recently succeeded in this session — as the original's exploratory strategy does —
- * provided at least one of them is still offered by a server; otherwise nothing changes.
+ * Picks the catalogue for one decision: the tools the prompt lists, which are exactly the tools
+ * the code may call. Normally the tools of the servers perception selected. On a forced re-plan
+ * (a retry) with the memory fallback enabled, the tools that recently succeeded in this session
+ * come first (the original narrowed to them alone; that hid the very tool a retry often has to
+ * call again with corrected arguments), followed by the step's other tools — provided at least
+ * one recent success is still offered by a server; otherwise nothing changes.
  * `recentSuccesses` are tool names, most recent first (SessionMemory.findRecentSuccesses).
  */
 export function chooseCatalogue({
@@ -83,6 +85,7 @@ export function chooseCatalogue({
 }): CatalogueChoice {
   if (!isRetry || !memoryFallbackEnabled || recentSuccesses.length === 0) return { tools: selected, narrowed: false };
   const recent = new Set(recentSuccesses.slice(0, MEMORY_FALLBACK_TOOL_LIMIT));
-  const narrowed = allTools.filter((tool) => recent.has(tool.name));
-  return narrowed.length > 0 ? { tools: narrowed, narrowed: true } : { tools: selected, narrowed: false };
+  const first = allTools.filter((tool) => recent.has(tool.name));
+  if (first.length === 0) return { tools: selected, narrowed: false };
+  return { tools: [...first, ...selected.filter((tool) => !first.includes(tool))], narrowed: true };
 }

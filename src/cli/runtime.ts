@@ -3,6 +3,8 @@ import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
+import { UsageError } from '../errors.js';
+import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
 import { createApprovalGate, withApproval, type AskUser } from '../mcp/approval-gate.js';
@@ -24,6 +26,10 @@ export interface RuntimeOptions {
   strategy?: string;
   /** `--yes`: run tools that need approval without asking. */
   yes?: boolean;
+  /** `ask --record FILE`: write every LLM exchange of the run to FILE. */
+  record?: string;
+  /** `ask --replay FILE`: answer from a recording instead of an LLM. */
+  replay?: string;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
@@ -54,13 +60,7 @@ export class Runtime {
       explorationMode: profile.strategy.exploration_mode,
       override: options.strategy,
     });
-    const { key, client } = await resolveTextModel({
-      setting: options.model ?? profile.llm.text_generation,
-      models: config.models.models,
-      modelsFile: config.modelsFile,
-      env: process.env,
-    });
-    out.info(`model: ${key} (${client.provider} ${client.model})`);
+    const client = await Runtime.pickLlm(config, options, out);
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
@@ -76,6 +76,24 @@ export class Runtime {
       ...(interaction.ask ? { ask: interaction.ask } : {}),
     });
     return new Runtime(config, client, multi, withApproval(multi, approve), createSandbox(), memory, strategy);
+  }
+
+  /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
+  private static async pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<LlmClient> {
+    if (options.record && options.replay) throw new UsageError('--record and --replay cannot be used together');
+    if (options.replay) {
+      const replay = replayLlm(options.replay);
+      out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
+      return replay;
+    }
+    const { key, client } = await resolveTextModel({
+      setting: options.model ?? config.profile.llm.text_generation,
+      models: config.models.models,
+      modelsFile: config.modelsFile,
+      env: process.env,
+    });
+    out.info(`model: ${key} (${client.provider} ${client.model})`);
+    return options.record ? recordingLlm(client, options.record) : client;
   }
 
   /** Starts a fresh session (the REPL's `new`). */

@@ -36,9 +36,19 @@ export function renderToolCatalogue(tools: ToolInfo[]): string {
 function renderTool(tool: ToolInfo): string {
   const callee = /^[A-Za-z_$][\w$]*$/.test(tool.name) ? `tools.${tool.name}` : `tools[${JSON.stringify(tool.name)}]`;
   const description = tool.description.replace(/\s+/g, ' ').trim();
-  const shortened = description.length > MAX_DESCRIPTION_CHARS ? `${description.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : description;
+  const shortened = shortenAtWord(description, MAX_DESCRIPTION_CHARS);
   const signature = `${callee}(${inputType(tool.inputSchema)}): Promise<${outputType(tool.outputSchema)}>`;
   return shortened ? `${signature}  — ${shortened}` : signature;
+}
+
+/** Cuts at the last word boundary within `max` characters (never mid-word), marking the cut with an ellipsis. */
+export function shortenAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const space = /\s/.test(text[max - 1]!) ? head.length : head.lastIndexOf(' ');
+  // A single word longer than the limit is cut where it must be.
+  const cut = space > max / 2 ? head.slice(0, space) : head;
+  return `${cut.replace(/[\s,;:.-]+$/, '')}…`;
 }
 
 function inputType(schema: Record<string, unknown>): string {

@@ -1,29 +1,39 @@
-// Turns whatever solve() returned into the string the agent loop reads (the original's rules).
+// Turns whatever solve() returned into the text the agent loop judges (the rule is in the JSDoc and the README).
 
 /**
- * Normalises a solve() return value: an object with `result` → that (normalised again), any other
- * object → JSON, an array → its items joined by a space (objects as JSON), anything else → String(x).
+ * The text of a solve() return value:
+ * - a string is itself;
+ * - an object with a `FINAL_ANSWER` / `final_answer` (or `FURTHER_PROCESSING_REQUIRED` /
+ *   `further_processing_required`) key is that prefix plus the key's value;
+ * - else an object with `result`, `answer` or `value` (first found) is that value, read by these rules again;
+ * - an array is its items joined by a space (the original's rule), objects among them as JSON;
+ * - any other object is JSON (one JSON cannot hold, e.g. a cycle, is "[object Object]");
+ * - anything else is String(x): numbers, booleans, and "undefined", "null", "NaN", which the loop refuses.
+ * Nesting is followed at most 5 levels deep.
  *
  * This function's source is also evaluated inside the isolate (see isolate-bootstrap.ts), so it
  * must stay self-contained: no imports, no references to module-level names.
  */
 export function normaliseValue(x: unknown): string {
-  const item = (v: unknown): string => {
-    if (typeof v === 'string') return v;
-    if (typeof v === 'object' && v !== null) {
-      try {
-        const json = JSON.stringify(v);
-        if (typeof json === 'string') return json;
-      } catch {
-        // Cycles and BigInts can't be JSON; fall through to String().
-      }
+  const json = (v: unknown): string => {
+    try {
+      const text = JSON.stringify(v);
+      if (typeof text === 'string') return text;
+    } catch {
+      // Cycles can't be JSON; fall through to String().
     }
     return String(v);
   };
-  if (Array.isArray(x)) return x.map(item).join(' ');
-  if (typeof x === 'object' && x !== null) {
-    if ('result' in x) return normaliseValue((x as { result: unknown }).result);
-    return item(x);
-  }
-  return String(x);
+  const read = (v: unknown, depth: number): string => {
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v)) return v.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item !== null ? json(item) : String(item))).join(' ');
+    if (typeof v !== 'object' || v === null) return String(v);
+    const o = v as Record<string, unknown>;
+    if (depth >= 5) return json(o);
+    for (const key of ['FINAL_ANSWER', 'final_answer']) if (key in o) return 'FINAL_ANSWER: ' + read(o[key], depth + 1);
+    for (const key of ['FURTHER_PROCESSING_REQUIRED', 'further_processing_required']) if (key in o) return 'FURTHER_PROCESSING_REQUIRED: ' + read(o[key], depth + 1);
+    for (const key of ['result', 'answer', 'value']) if (key in o) return read(o[key], depth + 1);
+    return json(o);
+  };
+  return read(x, 0);
 }

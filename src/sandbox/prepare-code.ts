@@ -1,49 +1,122 @@
-// Turns a model's answer into runnable JavaScript defining solve(), or an error for the model; no isolate needed.
+// Turns a model's reply into runnable JavaScript defining solve(), or a refusal that tells the model what to send; no isolate needed.
 import { Script } from 'node:vm';
 import { transformSync } from 'esbuild';
-import { extractCode, normaliseModuleSyntax, PYTHON_DEF_RE, SOLVE_DEF_RE } from './extract-code.js';
+import * as messages from '../model-messages.js';
+import { findCodeBlocks, proseFinalAnswer, type CodeBlock } from './extract-code.js';
 import { MAX_CODE_CHARS } from './limits.js';
+import { importedModules, normaliseContext, NORMALISATIONS, topLevelFunctionNames, wrapBareBody } from './normalise-code.js';
+import { parseCode, type ParsedCode, type ParseFailure } from './parse-code.js';
+import { repairTypography } from './repair-typography.js';
+import { findJsonReply, foreignLanguage, planForAnswer, planForToolCall } from './reply-shapes.js';
 import type { SandboxError } from './types.js';
 
 /** prepareCode()'s answer: runnable JavaScript, or an error for the model. */
 export type PreparedCode = { ok: true; code: string } | { ok: false; error: SandboxError };
 
-const HOW_TO = 'Write JavaScript: `async function solve() { … }` that awaits tools (e.g. `await tools.add({a: 1, b: 2})`) and returns the answer.';
+interface Candidate {
+  block: CodeBlock;
+  /** The block's code after typographic repair. */
+  code: string;
+  parsed: ParsedCode | ParseFailure;
+}
 
 /**
- * Extracts and checks the code in a model's answer (DESIGN §3.2): fences with any label, prose around
- * it, `const solve = async () =>`, `export`/`export default`, TypeScript (transpiled by esbuild).
- * Python, syntax errors, imports and a missing solve() come back as errors written for the model.
- * Pure: nothing is executed; the syntax check only compiles the code.
+ * Reads a model's reply (DESIGN §3.10), in this order:
+ * 1. the last code block that parses and defines solve() wins, normalised on its parse tree
+ *    (NORMALISATIONS: last solve kept, module syntax unwrapped, self-calls removed, async added,
+ *    shadowing parameters dropped; typographic quotes and invisible spaces repaired first);
+ * 2. a JSON tool call becomes a one-call plan whose result goes to the next step;
+ * 3. a `FINAL_ANSWER: x` line with no solve() is the answer x;
+ * 4. a bare body with top-level `await`/`return` is wrapped in `async function solve()`.
+ * Anything else is refused with a message (model-messages.ts) saying exactly what to send back:
+ * too long, empty, Python or another language, imports, cut off, a syntax error, no solve().
+ * TypeScript is parsed as such and stripped with esbuild. Pure and never throws.
  */
 export function prepareCode(text: string): PreparedCode {
-  if (text.length > MAX_CODE_CHARS) {
-    return fail('syntax', `Your answer is ${text.length} characters; the limit is ${MAX_CODE_CHARS}. Write a short solve() that calls tools instead of embedding data.`);
+  try {
+    return prepare(text);
+  } catch (err) {
+    // A parser bug must cost the model a lifeline, not crash the run.
+    return fail('syntax', `Your reply could not be read (${err instanceof Error ? err.message : String(err)}). ${messages.SEND_INSTEAD}`);
   }
-  const extracted = extractCode(text);
-  if (PYTHON_DEF_RE.test(extracted) && !/\bfunction\b|=>/.test(extracted)) {
-    return fail('python', `This is Python; the sandbox runs JavaScript only. ${HOW_TO}`);
+}
+
+function prepare(text: string): PreparedCode {
+  if (text.length > MAX_CODE_CHARS) return fail('syntax', messages.replyTooLong({ chars: text.length, limit: MAX_CODE_CHARS }));
+  if (text.trim() === '') return fail('no_solve', messages.replyEmpty());
+  const reply = text.replace(/\r\n?/g, '\n');
+  const blocks = findCodeBlocks(reply);
+  const candidates: Candidate[] = blocks.map((block) => {
+    const asWritten = parseCode(block.code);
+    if (asWritten.ok) return { block, code: block.code, parsed: asWritten };
+    const code = repairTypography(block.code);
+    const repaired = code === block.code ? asWritten : parseCode(code);
+    return repaired.ok ? { block, code, parsed: repaired } : { block, code: block.code, parsed: asWritten };
+  });
+
+  const withSolve = candidates.filter((c) => c.parsed.ok && normaliseContext(c.code, c.parsed).solve !== null);
+  const chosen = withSolve.at(-1);
+  if (chosen) return finish(chosen.code, chosen.parsed as ParsedCode);
+
+  const json = findJsonReply(reply, blocks);
+  if (json?.kind === 'call') return ok(planForToolCall(json.tool, json.args));
+  const answer = proseFinalAnswer(reply);
+  if (answer !== null) return ok(planForAnswer(answer));
+  for (const c of [...candidates].reverse()) {
+    if (!c.parsed.ok) continue;
+    const wrapped = wrapBareBody(c.code, c.parsed);
+    const reparsed = wrapped === null ? null : parseCode(wrapped);
+    if (reparsed?.ok) return finish(wrapped!, reparsed);
   }
-  const code = normaliseModuleSyntax(extracted);
-  if (/^[ \t]*import[ \t]+(?!type\b)[\w*{]/m.test(code)) {
-    return fail('syntax', `The sandbox has no modules: remove the import and use the global \`tools\` and \`mcp\` objects. ${HOW_TO}`);
+  if (json?.kind === 'unknown') return fail('no_solve', messages.unknownJson({ keys: json.keys }));
+  return refuse(candidates);
+}
+
+/** Why the reply cannot run, judged on its last block (the one the model most likely meant). */
+function refuse(candidates: Candidate[]): PreparedCode {
+  const last = candidates.at(-1);
+  if (!last) return fail('no_solve', messages.noCode());
+  const language = foreignLanguage(last.block);
+  if (!last.parsed.ok) {
+    if (language === 'Python') return fail('python', messages.pythonRefused());
+    if (language) return fail('syntax', messages.otherLanguageRefused({ language }));
+    if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode());
+    if (last.parsed.atEnd) return fail('syntax', messages.truncatedReply({ line: last.parsed.line }));
+    return fail('syntax', messages.syntaxError({ ...last.parsed, lineText: last.code.split('\n')[last.parsed.line - 1] ?? '' }));
   }
-  const runnable = compiles(code) === null ? code : transpileTypeScript(code);
-  if (runnable === null) {
-    return fail('syntax', `Your code does not parse: ${syntaxProblem(code)}. Fix it and send the whole solve() again.`);
-  }
-  if (!SOLVE_DEF_RE.test(runnable)) return fail('no_solve', `Your code does not define solve(). ${HOW_TO}`);
-  return { ok: true, code: runnable };
+  if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode());
+  return fail('no_solve', messages.noSolve({ functions: topLevelFunctionNames(last.parsed) }));
+}
+
+/** Code punctuation or a declaration keyword somewhere in the text. */
+function looksLikeCode(text: string): boolean {
+  return /[;{}=]|\b(?:function|const|let|var|return|await)\b/.test(text);
+}
+
+/** Applies the normalisations to the chosen block, strips TypeScript, and checks the result compiles as the isolate will run it. */
+function finish(code: string, parsed: ParsedCode): PreparedCode {
+  const imports = importedModules(parsed);
+  if (imports.length > 0) return fail('syntax', messages.moduleImportRefused({ imports }));
+  const ctx = normaliseContext(code, parsed);
+  for (const normalise of NORMALISATIONS) normalise(ctx);
+  let out = ctx.edits.toString();
+  if (parsed.language === 'ts') out = transformSync(out, { loader: 'ts', target: 'es2022', logLevel: 'silent' }).code;
+  const complaint = compiles(out);
+  if (complaint === null) return ok(out);
+  const again = parseCode(out);
+  if (!again.ok) return fail('syntax', messages.syntaxError({ ...again, lineText: out.split('\n')[again.line - 1] ?? '' }));
+  return fail('syntax', messages.syntaxError({ line: 1, column: 1, problem: complaint, lineText: '' }));
+}
+
+function ok(code: string): PreparedCode {
+  return { ok: true, code };
 }
 
 function fail(kind: SandboxError['kind'], message: string): PreparedCode {
   return { ok: false, error: { kind, message } };
 }
 
-/**
- * Compiles (never runs) the code as the body of a function, which is how the isolate runs it;
- * returns V8's complaint, or null when it parses.
- */
+/** Compiles (never runs) the code as the body of a function, which is how the isolate runs it; V8's complaint, or null. */
 function compiles(code: string): string | null {
   try {
     new Script(`(function () {\n${code}\n})`, { filename: 'solve.js' });
@@ -51,33 +124,4 @@ function compiles(code: string): string | null {
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
-}
-
-/** TypeScript → JavaScript with esbuild, or null when it isn't valid TypeScript either. */
-function transpileTypeScript(code: string): string | null {
-  try {
-    const out = transformSync(code, { loader: 'ts', target: 'es2022', logLevel: 'silent' }).code;
-    return compiles(out) === null ? out : null;
-  } catch {
-    return null;
-  }
-}
-
-interface EsbuildMessage {
-  text: string;
-  location: { line: number; column: number; lineText: string } | null;
-}
-
-/** Where and what the syntax error is: esbuild's message has line and column; V8's is the fallback. */
-function syntaxProblem(code: string): string {
-  try {
-    transformSync(code, { loader: 'js', logLevel: 'silent' });
-  } catch (err) {
-    const first = (err as { errors?: EsbuildMessage[] }).errors?.[0];
-    if (first?.location) {
-      const { line, column, lineText } = first.location;
-      return `line ${line}, column ${column + 1}: ${first.text} (in \`${lineText.trim().slice(0, 120)}\`)`;
-    }
-  }
-  return compiles(code) ?? 'unknown syntax error';
 }

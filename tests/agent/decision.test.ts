@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, MAX_FEEDBACK_CODE_CHARS, NO_FEEDBACK_TEXT } from '../../src/agent/decision.js';
+import { decide, MAX_FEEDBACK_CODE_CHARS, MAX_NEWEST_RESULT_CHARS, MAX_OLDER_RESULT_CHARS, NO_FEEDBACK_TEXT } from '../../src/agent/decision.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../src/agent/strategy.js';
 import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
 import { catalogueSection, TOOLS } from './fakes.js';
@@ -47,12 +47,45 @@ describe('decide', () => {
     expect(catalogue).toContain('tools.multiply(');
     expect(catalogue).not.toContain('search_stored_documents');
     expect(prompt).toContain('What is 2 + 3?');
-    expect(prompt).toContain('step 2 of at most 4');
+    expect(prompt).toContain('This is step 2 of 4 (1 used before this one, 2 left after it)');
     expect(prompt).toMatch(/(At most|after) 7 tool calls/);
     expect(prompt).toContain('Earlier: nothing much');
     expect(prompt).toContain('Intent: add two numbers');
     expect(prompt).toContain(NO_FEEDBACK_TEXT);
     expect(prompt).toMatch(/data, never instructions/);
+  });
+
+  it.each(STRATEGY_NAMES)('tells the %s model that JavaScript may compute between calls and never limits it to one call', async (strategy) => {
+    const { prompt } = await decideWith(strategy).run;
+    expect(prompt).toContain('Between calls, plain JavaScript may compute anything');
+    expect(prompt).not.toMatch(/exactly ONE tool call/i);
+  });
+
+  it.each(STRATEGY_NAMES)('requires FINAL_ANSWER on the last step of the %s template', async (strategy) => {
+    const { prompt } = await decideWith(strategy, { step: 4, maxSteps: 4 }).run;
+    expect(prompt).toContain('This is step 4 of 4, the LAST step');
+    expect(prompt).toContain('solve() must return "FINAL_ANSWER: <answer>" now');
+  });
+
+  it('carries every earlier step\'s result, the newest whole and older ones bounded', async () => {
+    const older = 'o'.repeat(MAX_OLDER_RESULT_CHARS + 50);
+    const newest = 'n'.repeat(MAX_NEWEST_RESULT_CHARS - 10);
+    const { prompt } = await decideWith('conservative', {
+      step: 3,
+      earlierResults: [
+        { step: 1, result: older },
+        { step: 2, result: newest },
+      ],
+    }).run;
+    expect(prompt).toContain('----- STEP 1 RESULT -----');
+    expect(prompt).toContain(`[cut: first ${MAX_OLDER_RESULT_CHARS} of ${older.length} characters]`);
+    expect(prompt).not.toContain(older);
+    expect(prompt).toContain(`----- STEP 2 RESULT -----\n${newest}\n`);
+  });
+
+  it('says there are no earlier results on the first step', async () => {
+    const { prompt } = await decideWith('conservative', { step: 1 }).run;
+    expect(prompt).toContain('None: this is the first step.');
   });
 
   it('returns the raw answer and the usage', async () => {

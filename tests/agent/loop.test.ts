@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
-import { MAX_CARRIED_RESULT_CHARS } from '../../src/agent/outcome.js';
+import { MAX_NEWEST_RESULT_CHARS } from '../../src/agent/decision.js';
 import type { AgentEvent, AgentOptions } from '../../src/agent/types.js';
 import { LlmRequestError } from '../../src/errors.js';
 import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
@@ -122,39 +122,58 @@ describe('runAgent', () => {
     expect(lines[6]).toMatchObject({ answer: '5' });
   });
 
-  it('starts the next step with the original task and the FURTHER_PROCESSING_REQUIRED result', async () => {
-    const { llm, result } = await (async () => {
-      const s = setup(
-        [perceptionJson(['math']), plan('step one'), perceptionJson(['math']), plan('step two')],
-        [okResult('FURTHER_PROCESSING_REQUIRED: [73, 78, 68, 73, 65]'), okResult('FINAL_ANSWER: 7.59e33')],
-        { query: 'Sum the exponentials of the ASCII codes of INDIA' },
-      );
-      return { llm: s.llm, result: await s.run() };
-    })();
+  it('starts the next step with the original task and the FURTHER_PROCESSING_REQUIRED result, perceiving once', async () => {
+    const s = setup(
+      [perceptionJson(['math']), plan('step one'), plan('step two')],
+      [okResult('FURTHER_PROCESSING_REQUIRED: [73, 78, 68, 73, 65]'), okResult('FINAL_ANSWER: 7.59e33')],
+      { query: 'Sum the exponentials of the ASCII codes of INDIA' },
+    );
+    const result = await s.run();
     expect(result).toMatchObject({ status: 'answered', answer: '7.59e33' });
-    expect(result.steps.map((s) => [s.step, s.outcome])).toEqual([
-      [1, 'further_processing'],
-      [2, 'final_answer'],
+    expect(result.steps.map((r) => [r.step, r.outcome, r.servers])).toEqual([
+      [1, 'further_processing', ['math']],
+      [2, 'final_answer', ['math']],
     ]);
-    const secondPerception = llm.requests[2]!.prompt;
-    const secondDecision = llm.requests[3]!.prompt;
-    for (const prompt of [secondPerception, secondDecision]) {
-      expect(prompt).toContain('Sum the exponentials of the ASCII codes of INDIA');
-      expect(prompt).toContain('[73, 78, 68, 73, 65]');
-    }
-    expect(secondDecision).toContain('step 2 of at most 3');
-    expect(llm.requests[1]!.prompt).not.toContain('[73, 78, 68, 73, 65]');
+    expect(s.llm.requests).toHaveLength(3);
+    const secondDecision = s.llm.requests[2]!.prompt;
+    expect(secondDecision).toContain('Sum the exponentials of the ASCII codes of INDIA');
+    expect(secondDecision).toContain('----- STEP 1 RESULT -----\n[73, 78, 68, 73, 65]');
+    expect(secondDecision).toContain('This is step 2 of 3');
+    expect(s.llm.requests[1]!.prompt).not.toContain('[73, 78, 68, 73, 65]');
+    expect(s.events.filter((e) => e.type === 'perceiving')).toHaveLength(1);
   });
 
-  it('bounds a carried result and says it was truncated', async () => {
-    const long = 'x'.repeat(MAX_CARRIED_RESULT_CHARS + 500);
-    const { llm, run } = setup(
-      [perceptionJson(['math']), plan('a'), perceptionJson(['math']), plan('b')],
-      [okResult(`FURTHER_PROCESSING_REQUIRED: ${long}`), okResult('FINAL_ANSWER: done')],
+  it('carries step 1\'s result to step 3, after step 2 found something else', async () => {
+    const s = setup(
+      [perceptionJson(['math']), plan('one'), plan('two'), plan('three')],
+      [okResult('FURTHER_PROCESSING_REQUIRED: first-finding'), okResult('FURTHER_PROCESSING_REQUIRED: second-finding'), okResult('FINAL_ANSWER: both')],
     );
+    const result = await s.run();
+    expect(result.status).toBe('answered');
+    const third = s.llm.requests[3]!.prompt;
+    expect(third).toContain('first-finding');
+    expect(third).toContain('second-finding');
+    expect(third).toContain('the LAST step');
+  });
+
+  it('feeds back FURTHER_PROCESSING_REQUIRED on the last step while a lifeline is left', async () => {
+    const s = setup(
+      [perceptionJson(['math']), plan('one'), plan('two')],
+      [okResult('FURTHER_PROCESSING_REQUIRED: 42 things'), okResult('FINAL_ANSWER: 42')],
+      { maxSteps: 1 },
+    );
+    const result = await s.run();
+    expect(result).toMatchObject({ status: 'answered', answer: '42' });
+    expect(result.steps.map((r) => r.outcome)).toEqual(['invalid_plan', 'final_answer']);
+    expect(s.llm.requests[2]!.prompt).toContain('solve() returned FURTHER_PROCESSING_REQUIRED on the last step, so no step can use it. Its result was:\n42 things');
+  });
+
+  it('bounds a carried result and says it was cut', async () => {
+    const long = 'x'.repeat(MAX_NEWEST_RESULT_CHARS + 500);
+    const { llm, run } = setup([perceptionJson(['math']), plan('a'), plan('b')], [okResult(`FURTHER_PROCESSING_REQUIRED: ${long}`), okResult('FINAL_ANSWER: done')]);
     await run();
-    const prompt = llm.requests[3]!.prompt;
-    expect(prompt).toContain(`the first ${MAX_CARRIED_RESULT_CHARS} of ${long.length} characters are shown`);
+    const prompt = llm.requests[2]!.prompt;
+    expect(prompt).toContain(`[cut: first ${MAX_NEWEST_RESULT_CHARS} of ${long.length} characters]`);
     expect(prompt).not.toContain(long);
   });
 
@@ -179,18 +198,33 @@ describe('runAgent', () => {
     expect(sandbox.runs).toHaveLength(2);
   });
 
-  it('treats a value with neither prefix as an invalid plan that costs a lifeline', async () => {
-    const { llm, run } = setup([perceptionJson(['math']), plan('return 5;'), plan('return "FINAL_ANSWER: 5";')], [okResult('5'), okResult('FINAL_ANSWER: 5')]);
+  it('takes a value with neither prefix as the answer', async () => {
+    const { llm, run } = setup([perceptionJson(['math']), plan('return 5;')], [okResult('5')]);
+    const result = await run();
+    expect(result).toMatchObject({ status: 'answered', answer: '5' });
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it.each([
+    ['undefined', 'FURTHER_PROCESSING_REQUIRED: undefined'],
+    ['[object Object]', 'FINAL_ANSWER: [object Object]'],
+    ['NaN', 'NaN'],
+    ['null', 'null'],
+  ])('feeds %s back to the model with the code that produced it instead of handing it on', async (shown, value) => {
+    const { llm, run } = setup([perceptionJson(['math']), plan('return broken; // PRODUCER'), plan('return "FINAL_ANSWER: 5";')], [okResult(value), okResult('FINAL_ANSWER: 5')]);
     const result = await run();
     expect(result.steps[0]).toMatchObject({ outcome: 'invalid_plan', lifeline: 2 });
-    expect(result.steps[0]!.error).toMatch(/starts with neither "FINAL_ANSWER:" nor "FURTHER_PROCESSING_REQUIRED:"/);
-    expect(llm.requests[2]!.prompt).toContain('solve() returned "5"');
+    expect(result.steps[0]!.error).toContain('which is not a result');
+    const retry = llm.requests[2]!.prompt;
+    expect(retry).toContain(shown);
+    expect(retry).toContain('return broken; // PRODUCER');
+    expect(result).toMatchObject({ status: 'answered', answer: '5' });
   });
 
   it('gives up when a step runs out of lifelines, saying what was tried', async () => {
     const { llm, memory, events, run } = setup(
       [perceptionJson(['math']), plan('one'), plan('two')],
-      [errorResult('timeout', 'solve() ran past 30000 ms', [call('multiply', { a: 1, b: 2 })]), okResult('no prefix')],
+      [errorResult('timeout', 'solve() ran past 30000 ms', [call('multiply', { a: 1, b: 2 })]), okResult('undefined')],
       { maxLifelinesPerStep: 1 },
     );
     const result = await run();
@@ -198,7 +232,7 @@ describe('runAgent', () => {
     expect(result.steps.map((s) => s.lifeline)).toEqual([1, 0]);
     expect(result.reason).toMatch(/step 1 failed on every lifeline/);
     expect(result.reason).toMatch(/multiply.*timeout: solve\(\) ran past 30000 ms/);
-    expect(result.reason).toMatch(/lifelines left 0.*starts with neither/);
+    expect(result.reason).toMatch(/lifelines left 0.*not a result/);
     expect(llm.remaining).toBe(0);
     expect(events.filter((e) => e.type === 'planning').map((e) => (e as { lifelinesLeft: number }).lifelinesLeft)).toEqual([1, 0]);
     const lines = await traceLines(memory.tracePath);
@@ -206,18 +240,18 @@ describe('runAgent', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'gave_up' });
   });
 
-  it('gives up after max_steps of FURTHER_PROCESSING_REQUIRED, quoting the last result', async () => {
+  it('gives up after max_steps of FURTHER_PROCESSING_REQUIRED with no lifeline left, quoting the last result', async () => {
     const { run } = setup(
-      [perceptionJson(['math']), plan('a'), perceptionJson(['math']), plan('b')],
+      [perceptionJson(['math']), plan('a'), plan('b')],
       [okResult('FURTHER_PROCESSING_REQUIRED: partial 1'), okResult('FURTHER_PROCESSING_REQUIRED: partial 2')],
-      { maxSteps: 2 },
+      { maxSteps: 2, maxLifelinesPerStep: 0 },
     );
     const result = await run();
     expect(result.status).toBe('gave_up');
     expect(result.reason).toMatch(/No answer within 2 steps\. Last result: partial 2/);
   });
 
-  it('narrows a retry prompt to recently successful tools, keeping the step\'s tools callable', async () => {
+  it('puts recently successful tools first in a retry prompt, and the code may call exactly the tools shown', async () => {
     const memory = SessionMemory.create({ baseDir });
     await memory.add({ type: 'tool_call', text: 'multiply', tool_name: 'multiply', success: true });
     const { llm, sandbox, events, run } = setup(
@@ -227,9 +261,8 @@ describe('runAgent', () => {
     );
     await run();
     expect(sandbox.runs.map((r) => r.tools.map((t) => t.name))).toEqual([['search_stored_documents'], ['multiply', 'search_stored_documents']]);
-    expect(catalogueSection(llm.requests[1]!.prompt)).toContain('search_stored_documents');
-    expect(catalogueSection(llm.requests[2]!.prompt)).not.toContain('search_stored_documents');
-    expect(catalogueSection(llm.requests[2]!.prompt)).toContain('tools.multiply(');
+    expect(catalogueSection(llm.requests[1]!.prompt)).not.toContain('tools.multiply(');
+    expect(catalogueSection(llm.requests[2]!.prompt)).toMatch(/tools\.multiply\([\s\S]*tools\.search_stored_documents\(/);
     expect(events.filter((e) => e.type === 'planning').map((e) => (e as { narrowed: boolean }).narrowed)).toEqual([false, true]);
   });
 

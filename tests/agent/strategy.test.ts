@@ -35,10 +35,10 @@ describe('chooseCatalogue', () => {
     expect(choice).toEqual({ tools: selected, narrowed: false });
   });
 
-  it('narrows a retry to recently successful tools when the fallback is enabled', () => {
+  it('puts recently successful tools first on a retry, keeping the step\'s tools, when the fallback is enabled', () => {
     const choice = chooseCatalogue({ selected, allTools: TOOLS, isRetry: true, memoryFallbackEnabled: true, recentSuccesses: ['multiply', 'gone_tool'] });
     expect(choice.narrowed).toBe(true);
-    expect(choice.tools.map((t) => t.name)).toEqual(['multiply']);
+    expect(choice.tools.map((t) => t.name)).toEqual(['multiply', ...selected.map((t) => t.name)]);
   });
 
   it('does not narrow when the fallback is disabled or no recent success is still offered', () => {

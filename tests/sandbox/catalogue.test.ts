@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolInfo } from '../../src/mcp/types.js';
-import { QUALIFIED_NAMES_NOTE, RESULT_NOTES, renderToolCatalogue as renderWithNotes } from '../../src/sandbox/catalogue.js';
+import { QUALIFIED_NAMES_NOTE, RESULT_NOTES, renderToolCatalogue as renderWithNotes, shortenAtWord } from '../../src/sandbox/catalogue.js';
 
 /** The tool lines of a catalogue, without the notes after the blank line. */
 function renderToolCatalogue(tools: ToolInfo[]): string {
@@ -96,5 +96,18 @@ describe('renderToolCatalogue', () => {
 
   it('renders nothing for no tools', () => {
     expect(renderWithNotes([])).toBe('');
+  });
+});
+
+describe('shortenAtWord', () => {
+  it('cuts a long description at a word boundary, never mid-word', () => {
+    const text = 'Searches the stored documents for passages about a topic and returns them ranked';
+    const short = shortenAtWord(text, 40);
+    expect(short).toBe('Searches the stored documents for…');
+    expect(short.length).toBeLessThanOrEqual(40);
+  });
+
+  it('keeps a description within the limit as it is', () => {
+    expect(shortenAtWord('Add two numbers', 40)).toBe('Add two numbers');
   });
 });

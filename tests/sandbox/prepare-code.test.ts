@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { prepareCode } from '../../src/sandbox/prepare-code.js';
 
 function code(text: string): string {
@@ -49,7 +50,7 @@ describe('prepareCode', () => {
   });
 
   it('names an anonymous default export solve', () => {
-    expect(code('export default async function () { return 1; }')).toMatch(/async function solve\(\)/);
+    expect(code('export default async function () { return 1; }')).toMatch(/const solve = async function \(\)/);
     expect(code('export default async () => 1;')).toMatch(/const solve = async \(\) => 1/);
   });
 
@@ -110,5 +111,54 @@ describe('prepareCode', () => {
     const marker = '__prepareCodeRan';
     code(`globalThis.${marker} = true;\n${SOLVE}`);
     expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
+  });
+});
+
+describe('prepareCode on bad input', () => {
+  const SEND = 'Reply with one ```javascript block holding `async function solve()';
+
+  it.each([
+    ['a 1 MB reply', `\`\`\`js\nasync function solve() { return "${'x'.repeat(1_048_576)}"; }\n\`\`\``, /Your reply is \d+ characters; the limit is/],
+    ['a whitespace-only reply', ' \n\t \n', /Your reply was empty/],
+    ['code the parser gives up on', 'async function solve() {\n  const x = await tools.add({a: 1', /cut off at line 2/],
+    ['a Rust reply', '```rust\nfn main() { println!("hi"); }\n```', /Your reply is Rust, not JavaScript/],
+    ['a shell command', '```bash\ncurl -s http://x -d \'{"a": 1}\'\n```', /Your reply is a shell command/],
+    ['Python', '```python\ndef solve():\n    return 1\n```', /Your reply is Python/],
+    ['a module import', 'import fs from "node:fs";\nasync function solve() { return 1; }', /loads modules \(import "node:fs"\)/],
+    ['prose with no code', 'I cannot help with that request, sorry.', /holds no code and no "FINAL_ANSWER:" line/],
+  ])('refuses %s with a message saying what to send back, never throwing', (_what, text, message) => {
+    const error = errorOf(text);
+    expect(error.message).toMatch(message);
+    expect(error.message).toContain(SEND);
+  });
+
+  it('names the functions a reply defined instead of solve', () => {
+    expect(errorOf('async function main() { return 1; }').message).toContain('It defines main(); rename the entry point to solve.');
+  });
+
+  it('runs the last of several solve() blocks, the one the model corrected', () => {
+    const text = '```js\nasync function solve() { return "FINAL_ANSWER: 4"; }\n```\nOops, fixed:\n```js\nasync function solve() { return "FINAL_ANSWER: 5"; }\n```';
+    expect(code(text)).toContain('FINAL_ANSWER: 5');
+  });
+
+  it('turns a prose FINAL_ANSWER with no code into a plan returning it', () => {
+    expect(code('No tool is needed.\n\nFINAL_ANSWER: Paris')).toContain('return "FINAL_ANSWER: Paris";');
+  });
+
+  it('wraps a bare body with top-level await in async function solve()', () => {
+    expect(code('const p = await tools.multiply({a: 6, b: 7});\nreturn "FINAL_ANSWER: " + p;')).toMatch(/^async function solve\(\) \{/);
+  });
+});
+
+describe('prepareCode never throws', () => {
+  const pieces = ['```js\n', '```\n', 'async function solve() {', '}', 'await tools.add({a: 1})', '“', '”', '\u200B', 'FINAL_ANSWER: ', '{"tool": "x"', 'def f():', '`${', 'return ', '\n', 'import x from "y";', '/*', '*/', '<think>'];
+  it('answers every reply built from code fragments with code or a message', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string()), { maxLength: 30 }), (parts) => {
+        const prepared = prepareCode(parts.join(''));
+        expect(prepared.ok ? prepared.code.length : prepared.error.message.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,0 +1,193 @@
+// The normalisations of a parsed reply, each a small named edit over the tree (magic-string keeps the rest of the text as written).
+import MagicString from 'magic-string';
+import type { Node, Statement } from '@babel/types';
+import { walk, type ParsedCode } from './parse-code.js';
+
+/** Names the sandbox defines; a parameter of solve() with one of them hides the real object (solve is called with no arguments). */
+export const SANDBOX_GLOBALS = ['tools', 'mcp', 'console'] as const;
+
+type FunctionNode = Extract<Node, { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' }>;
+
+/** One top-level definition of solve. */
+export interface SolveDefinition {
+  /** The top-level statement holding it. */
+  statement: Statement;
+  /** The function itself. */
+  fn: FunctionNode;
+  /** For an `export`/`export default` wrapper: the text range to replace and what to put there. */
+  unwrap?: { start: number; end: number; text: string };
+}
+
+/** The edits of one parse: the text, its tree, and the definition of solve that will run. */
+export interface NormaliseContext {
+  code: string;
+  parsed: ParsedCode;
+  edits: MagicString;
+  /** The last complete definition of solve, or null. */
+  solve: SolveDefinition | null;
+  /** Every top-level definition of solve, in order. */
+  definitions: SolveDefinition[];
+}
+
+const isFunction = (node: Node | null | undefined): node is FunctionNode =>
+  !!node && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
+
+function definitionIn(statement: Statement): SolveDefinition | null {
+  switch (statement.type) {
+    case 'FunctionDeclaration':
+      return statement.id?.name === 'solve' ? { statement, fn: statement } : null;
+    case 'VariableDeclaration': {
+      const d = statement.declarations.find((v) => v.id.type === 'Identifier' && v.id.name === 'solve');
+      return d && isFunction(d.init) ? { statement, fn: d.init } : null;
+    }
+    case 'ExpressionStatement': {
+      const e = statement.expression;
+      return e.type === 'AssignmentExpression' && e.left.type === 'Identifier' && e.left.name === 'solve' && isFunction(e.right)
+        ? { statement, fn: e.right }
+        : null;
+    }
+    case 'ExportNamedDeclaration': {
+      const inner = statement.declaration ? definitionIn(statement.declaration as Statement) : null;
+      return inner ? { statement, fn: inner.fn, unwrap: { start: statement.start!, end: statement.declaration!.start!, text: '' } } : null;
+    }
+    case 'ExportDefaultDeclaration': {
+      const d = statement.declaration;
+      if (!isFunction(d as Node)) return null;
+      const fn = d as FunctionNode;
+      const named = fn.type === 'FunctionDeclaration' && fn.id?.name === 'solve';
+      return { statement, fn, unwrap: { start: statement.start!, end: d.start!, text: named ? '' : 'const solve = ' } };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Reads the top-level definitions of solve from a parse and prepares an edit buffer. */
+export function normaliseContext(code: string, parsed: ParsedCode): NormaliseContext {
+  const definitions = parsed.ast.program.body.map(definitionIn).filter((d): d is SolveDefinition => d !== null);
+  return { code, parsed, edits: new MagicString(code), solve: definitions.at(-1) ?? null, definitions };
+}
+
+/** The last complete definition of solve wins: earlier ones (a draft the model corrected) are removed. */
+export function keepLastSolve(ctx: NormaliseContext): void {
+  for (const d of ctx.definitions.slice(0, -1)) ctx.edits.remove(d.statement.start!, d.statement.end!);
+}
+
+/**
+ * Module syntax becomes a plain script: `export`/`export default` in front of solve go (an anonymous
+ * default export becomes `const solve =`), and `export default solve;`, `export { … }` and
+ * `module.exports = …` statements are removed.
+ */
+export function unwrapModuleSyntax(ctx: NormaliseContext): void {
+  const kept = ctx.solve;
+  if (kept?.unwrap) ctx.edits.overwrite(kept.unwrap.start, kept.unwrap.end, kept.unwrap.text || ' ');
+  for (const s of ctx.parsed.ast.program.body) {
+    const isExportStatement =
+      (s.type === 'ExportNamedDeclaration' && !s.declaration) || (s.type === 'ExportDefaultDeclaration' && s.declaration.type === 'Identifier');
+    if (isExportStatement || isCommonJsExport(s)) ctx.edits.remove(s.start!, s.end!);
+  }
+}
+
+function isCommonJsExport(s: Statement): boolean {
+  if (s.type !== 'ExpressionStatement' || s.expression.type !== 'AssignmentExpression') return false;
+  let target: Node = s.expression.left;
+  // Bounded by the depth of the member chain (`module.exports.solve`).
+  while (target.type === 'MemberExpression') {
+    if (target.object.type === 'Identifier' && (target.object.name === 'module' || target.object.name === 'exports')) return true;
+    target = target.object;
+  }
+  return target.type === 'Identifier' && target.name === 'exports';
+}
+
+/** `await` in a solve() that is not async: solve becomes async. */
+export function addMissingAsync(ctx: NormaliseContext): void {
+  const fn = ctx.solve?.fn;
+  if (!fn || fn.async || fn.generator) return;
+  ctx.edits.appendLeft(fn.start!, 'async ');
+}
+
+/** Parameters of solve() named like a sandbox global (`solve(mcp, tools)`) are dropped, so the globals show through. */
+export function dropShadowingParams(ctx: NormaliseContext): void {
+  const fn = ctx.solve?.fn;
+  if (!fn || fn.params.length === 0) return;
+  const shadows = (param: Node): boolean => {
+    let hit = false;
+    walk(param, (node) => {
+      if (node.type === 'Identifier' && (SANDBOX_GLOBALS as readonly string[]).includes(node.name)) hit = true;
+    });
+    return hit;
+  };
+  if (!fn.params.some(shadows)) return;
+  const kept = fn.params.filter((p) => !shadows(p)).map((p) => ctx.code.slice(p.start!, p.end!));
+  const first = fn.params[0]!.start!;
+  const last = fn.params.at(-1)!.end!;
+  const parenthesised = ctx.code.slice(0, first).trimEnd().endsWith('(');
+  ctx.edits.overwrite(first, last, parenthesised ? kept.join(', ') || ' ' : `(${kept.join(', ')})`);
+}
+
+/**
+ * Top-level statements that call solve (`solve();`, `console.log(await solve())`, a runner IIFE,
+ * `const answer = await solve();`) go, and so do statements that use what such a declaration
+ * declared (`console.log(answer)`): the sandbox calls solve() itself.
+ */
+export function removeSolveCalls(ctx: NormaliseContext): void {
+  const removedNames = new Set<string>();
+  const callsSolve = (node: Node): boolean => {
+    let calls = false;
+    walk(node, (n) => {
+      if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'solve') calls = true;
+    });
+    return calls;
+  };
+  const usesRemoved = (node: Node): boolean => {
+    let uses = false;
+    walk(node, (n) => {
+      if (n.type === 'Identifier' && removedNames.has(n.name)) uses = true;
+    });
+    return uses;
+  };
+  for (const s of ctx.parsed.ast.program.body) {
+    if (ctx.definitions.some((d) => d.statement === s)) continue;
+    if (s.type === 'VariableDeclaration' && s.declarations.some((d) => d.init && callsSolve(d.init))) {
+      for (const d of s.declarations) walk(d.id, (n) => void (n.type === 'Identifier' && removedNames.add(n.name)));
+      ctx.edits.remove(s.start!, s.end!);
+    } else if (s.type === 'ExpressionStatement' && (callsSolve(s) || usesRemoved(s))) {
+      ctx.edits.remove(s.start!, s.end!);
+    }
+  }
+}
+
+/** Every normalisation, in the order they are applied to a reply that defines solve. */
+export const NORMALISATIONS = [keepLastSolve, unwrapModuleSyntax, removeSolveCalls, addMissingAsync, dropShadowingParams] as const;
+
+/** A script body with top-level `await` or `return` and no solve (the body of solve, written bare) is wrapped in one. */
+export function wrapBareBody(code: string, parsed: ParsedCode): string | null {
+  const body = parsed.ast.program.body;
+  let topLevel = false;
+  for (const s of body) {
+    walk(s, (node) => {
+      if (isFunction(node) || node.type === 'ClassMethod' || node.type === 'ObjectMethod') return false;
+      if (node.type === 'ReturnStatement' || node.type === 'AwaitExpression') topLevel = true;
+      return undefined;
+    });
+  }
+  return topLevel ? `async function solve() {\n${code}\n}` : null;
+}
+
+/** Names of top-level functions other than solve (for the "rename it to solve" feedback). */
+export function topLevelFunctionNames(parsed: ParsedCode): string[] {
+  const names: string[] = [];
+  for (const s of parsed.ast.program.body) {
+    const d = s.type === 'ExportNamedDeclaration' || s.type === 'ExportDefaultDeclaration' ? (s.declaration as Node | null) : s;
+    if (d?.type === 'FunctionDeclaration' && d.id) names.push(d.id.name);
+    if (d?.type === 'VariableDeclaration') {
+      for (const v of d.declarations) if (v.id.type === 'Identifier' && isFunction(v.init)) names.push(v.id.name);
+    }
+  }
+  return names;
+}
+
+/** Sources of the code's import declarations (require() and import() fail at run time with their own message). */
+export function importedModules(parsed: ParsedCode): string[] {
+  return parsed.ast.program.body.flatMap((s) => (s.type === 'ImportDeclaration' && s.importKind !== 'type' ? [s.source.value] : []));
+}
