@@ -1,8 +1,15 @@
-// The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits.
+// The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits, captions its images.
+import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../../errors.js';
 import { builtPath } from '../../paths.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
+import { openCaptionCache, type CaptionCache } from '../vision/caption-cache.js';
+import { captionImages } from '../vision/caption-images.js';
+import type { ImageCaptioner } from '../vision/image-captioner.js';
+import { CAPTION_BUDGET_PER_FILE_MS } from '../vision/image-limits.js';
 import { formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
+import type { FoundImage } from './image-placeholder.js';
+import { finishResult } from './parsed.js';
 import { MAX_URL_FILE_BYTES, WORKER_HEAP_MB, WORKER_MAX_FILES, WORKER_RETIRE_HEAP_MB, resolveExtractionLimits } from './limits.js';
 import { ParseWorker } from './parse-worker.js';
 import { readResolved, resolveSafely, formatBytes } from './read-safely.js';
@@ -20,6 +27,21 @@ export interface CreateExtractorOptions {
   workerHeapMb?: number;
   /** Built worker entry; default dist/src/rag/extract/extract-worker.js. */
   workerPath?: string;
+  /**
+   * Reads images (figures in PDF, DOCX and HTML files, image files, scanned PDF pages) with this captioner. Without
+   * it images are left out and an image file or a scanned PDF is skipped with one warning.
+   */
+  images?: ImageCaptionSettings;
+}
+
+/** How the extractor reads images. */
+export interface ImageCaptionSettings {
+  /** A vision model (createVisionCaptioner) or Tesseract (createTesseractCaptioner). */
+  captioner: ImageCaptioner;
+  /** Folder of the caption cache (the index folder, faiss_index/); without it nothing is cached. */
+  cacheDir?: string;
+  /** Captioning time per file after parsing; default CAPTION_BUDGET_PER_FILE_MS. */
+  budgetMs?: number;
 }
 
 /**
@@ -40,6 +62,8 @@ export class WorkerExtractor implements Extractor {
   private readonly defaults: ExtractionLimits;
   private readonly heapMb: number;
   private readonly workerPath: string;
+  private readonly images: ImageCaptionSettings | undefined;
+  private captionCache: Promise<CaptionCache | undefined> | null = null;
   private worker: ParseWorker | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
@@ -51,6 +75,7 @@ export class WorkerExtractor implements Extractor {
     this.defaults = resolveExtractionLimits(options.limits ?? {}, DEFAULT_EXTRACTION_LIMITS);
     this.heapMb = options.workerHeapMb ?? WORKER_HEAP_MB;
     this.workerPath = options.workerPath ?? builtPath('src/rag/extract/extract-worker.js');
+    this.images = options.images;
   }
 
   /** Thread id of the current worker, if one is running (for tests and diagnostics). */
@@ -160,14 +185,25 @@ export class WorkerExtractor implements Extractor {
     worker.files++;
     // The worker takes over the buffer; a view into a shared pool (small Buffers) is copied first.
     const owned = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : new Uint8Array(file.bytes);
+    const nonce = randomBytes(6).toString('hex');
     const outcome = await worker.run(
-      { type: 'parse', id: this.nextId++, format: file.format, bytes: owned, name: file.name, maxTextChars: limits.maxTextChars, ...(file.contentType ? { contentType: file.contentType } : {}) },
+      {
+        type: 'parse',
+        id: this.nextId++,
+        format: file.format,
+        bytes: owned,
+        name: file.name,
+        maxTextChars: limits.maxTextChars,
+        ...(file.contentType ? { contentType: file.contentType } : {}),
+        ...(this.images ? { images: { nonce } } : {}),
+      },
       remaining,
     );
     switch (outcome.kind) {
       case 'result':
         if (outcome.heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
-        return outcome.result;
+        if (!this.images || !outcome.result.ok || outcome.images.length === 0) return outcome.result;
+        return this.caption(outcome.result, outcome.images, nonce, file.name, limits, this.images);
       case 'timeout':
         await this.retire();
         return timeoutFailure(file.name, limits);
@@ -178,6 +214,40 @@ export class WorkerExtractor implements Extractor {
         }
         return fail('parse_error', `The parser crashed on ${file.name} (${outcome.detail}).`);
     }
+  }
+
+  /**
+   * Captions the images the worker found (on this thread: captioners wait on a model or a process, not the CPU)
+   * within the settings' budget, then finishes the text again (placeholders replaced, empty pages dropped, cap).
+   */
+  private async caption(
+    result: Extract<ExtractionResult, { ok: true }>,
+    images: FoundImage[],
+    nonce: string,
+    name: string,
+    limits: ExtractionLimits,
+    settings: ImageCaptionSettings,
+  ): Promise<ExtractionResult> {
+    const cache = await this.openCache(settings);
+    const deadline = performance.now() + (settings.budgetMs ?? CAPTION_BUDGET_PER_FILE_MS);
+    const captioned = await captionImages({ pages: result.pages, images, nonce, name, captioner: settings.captioner, cache, deadline });
+    const warnings = [...result.warnings, ...captioned.warnings];
+    try {
+      await cache?.save();
+    } catch (err) {
+      warnings.push(`The image caption cache could not be saved (${errorMessage(err)}); captions will be asked again.`);
+    }
+    const finished = finishResult(result.format, { ok: true, title: result.title, pages: captioned.pages, warnings }, name, limits.maxTextChars);
+    if (!finished.ok && finished.reason === 'no_text' && captioned.warnings.length > 0) {
+      return { ok: false, reason: 'no_text', message: captioned.warnings.join(' ') };
+    }
+    return finished;
+  }
+
+  private openCache(settings: ImageCaptionSettings): Promise<CaptionCache | undefined> {
+    const dir = settings.cacheDir;
+    this.captionCache ??= dir ? openCaptionCache(dir) : Promise.resolve(undefined);
+    return this.captionCache;
   }
 
   private acquireWorker(): ParseWorker {

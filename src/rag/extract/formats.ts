@@ -2,7 +2,7 @@
 import { extname } from 'node:path';
 
 /** Formats the parse worker understands. */
-export type ParseFormat = 'pdf' | 'html' | 'md' | 'txt' | 'csv' | 'json' | 'docx';
+export type ParseFormat = 'pdf' | 'html' | 'md' | 'txt' | 'csv' | 'json' | 'docx' | 'image';
 /** Formats of files in the documents folder: the parse formats plus `.url` shortcuts. */
 export type FileFormat = ParseFormat | 'url';
 
@@ -19,6 +19,13 @@ const BY_EXTENSION: Record<string, FileFormat> = {
   '.json': 'json',
   '.docx': 'docx',
   '.url': 'url',
+  // Read by a vision model or Tesseract when one is set up.
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.webp': 'image',
+  '.gif': 'image',
+  '.bmp': 'image',
 };
 
 /** Extensions the extractor accepts, lower-case with the dot (for folder scans). */
@@ -37,6 +44,7 @@ export function formatOfContentType(contentType: string, body: Uint8Array): Pars
   if (type === 'application/json' || type.endsWith('+json')) return 'json';
   if (type === 'text/markdown' || type === 'text/x-markdown') return 'md';
   if (type === 'text/csv') return 'csv';
+  if (/^image\/(png|jpeg|webp|gif|bmp)$/.test(type)) return 'image';
   if (type.startsWith('text/')) return 'txt';
   // Servers often send pages as application/octet-stream or with no type at all.
   const head = new TextDecoder().decode(body.subarray(0, 512)).trimStart().toLowerCase();

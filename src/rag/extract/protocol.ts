@@ -1,6 +1,7 @@
 // Messages between the extractor (host) and its parse worker thread.
 import type { ExtractionResult } from '../types.js';
 import type { ParseFormat } from './formats.js';
+import type { FoundImage } from './image-placeholder.js';
 
 /** Host → worker: parse these bytes. */
 export interface ParseRequest {
@@ -14,6 +15,8 @@ export interface ParseRequest {
   maxTextChars: number;
   /** Content-Type of a fetched body (its charset helps decode HTML), if any. */
   contentType?: string;
+  /** Set when a captioner is there: images are collected and placeholders marked with this nonce. */
+  images?: { nonce: string };
 }
 
 /** Worker → host: the outcome of one request, and the heap left behind (for recycling). */
@@ -22,6 +25,8 @@ export interface ParseReply {
   id: number;
   result: ExtractionResult;
   heapUsedMb: number;
+  /** Images to caption (only with `images` in the request and an ok result); placeholders in the pages mark their places. */
+  images?: FoundImage[];
 }
 
 /** True when `value` looks like a ParseReply (the host trusts nothing that crosses the thread boundary blindly). */
