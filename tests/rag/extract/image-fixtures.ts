@@ -32,7 +32,7 @@ export async function solidPng(width: number, height: number, color = 0x808080ff
 
 /**
  * A two-page PDF: page 1 has text, an embedded chart (`chart`) between the intro and a "Figure 1" line under it;
- * page 2 is a scan: one full-page image (`scan`) and no text layer.
+ * page 2 is a scan: one page-wide image (`scan`) and no text layer.
  */
 export async function reportPdf({ chart, scan, intro = 'Quarterly report of the Harbour Bakery.' }: { chart: Buffer; scan: Buffer; intro?: string }): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -42,7 +42,10 @@ export async function reportPdf({ chart, scan, intro = 'Quarterly report of the 
   first.drawImage(await doc.embedPng(chart), { x: 72, y: 420, width: 320, height: 200 });
   first.drawText('Figure 1: loaves sold per quarter.', { x: 72, y: 400, font, size: 12 });
   const second = doc.addPage([612, 792]);
-  second.drawImage(await doc.embedPng(scan), { x: 0, y: 0, width: 612, height: 792 });
+  const scanned = await doc.embedPng(scan);
+  // The page image keeps its proportions, across the page's width from the top, as a scanner would place it.
+  const height = (612 * scanned.height) / scanned.width;
+  second.drawImage(scanned, { x: 0, y: 792 - height, width: 612, height });
   return Buffer.from(await doc.save());
 }
 
