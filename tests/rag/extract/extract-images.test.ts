@@ -133,6 +133,20 @@ describe('createExtractor with a vision model (Ollama)', () => {
   });
 });
 
+describe('createExtractor: image formats', () => {
+  it('decodes a WebP photo and sends it re-encoded, downscaled to 1,600 px', async () => {
+    server = await ollamaVision((v) => ollamaChatReply(JSON.stringify(readImageSize(v.images[0]!.data))));
+    const { createCanvas } = await import('@napi-rs/canvas');
+    const canvas = createCanvas(2_400, 1_200);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#2a6';
+    ctx.fillRect(0, 0, 1_200, 1_200);
+    await writeFile(join(folders.documentsDir, 'field.webp'), await canvas.encode('webp', 80));
+    extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url) } });
+    expect(textOf(await extractor.extract('field.webp', SHARED_LIMITS))).toBe('{"width":1600,"height":800}');
+  });
+});
+
 describe('createExtractor with a vision model (Gemini)', () => {
   it('sends the image as inline data with the instruction and uses the answer', async () => {
     server = await startFakeGeminiServer({ replies: (req) => (geminiVisionRequest(req) ? geminiTextReply(CHART_CAPTION) : undefined) });
