@@ -44,7 +44,6 @@ export function formatOfContentType(contentType: string, body: Uint8Array): Pars
   if (type === 'application/json' || type.endsWith('+json')) return 'json';
   if (type === 'text/markdown' || type === 'text/x-markdown') return 'md';
   if (type === 'text/csv') return 'csv';
-  if (/^image\/(png|jpeg|webp|gif|bmp)$/.test(type)) return 'image';
   if (type.startsWith('text/')) return 'txt';
   // Servers often send pages as application/octet-stream or with no type at all.
   const head = new TextDecoder().decode(body.subarray(0, 512)).trimStart().toLowerCase();

@@ -5,6 +5,7 @@ import { errorMessage } from '../../errors.js';
 import type { ExtractedPage } from '../types.js';
 import type { ImageCollector } from './image-collector.js';
 import { MIN_PDF_CHARS_PER_PAGE } from './limits.js';
+import { MAX_IMAGE_PIXELS } from '../vision/image-limits.js';
 import { collectFigures, collectScannedPage, placeFigures } from './pdf-images.js';
 import { parseError, type ParseOutcome } from './parsed.js';
 import { rebuildLines, type PdfTextItem } from './pdf-lines.js';
@@ -30,6 +31,8 @@ export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: nu
     isOffscreenCanvasSupported: false,
     isImageDecoderSupported: false,
     enableXfa: false,
+    // Bigger images are never decoded (pdfjs draws nothing for them): a decompression bomb costs no memory.
+    maxImageSize: MAX_IMAGE_PIXELS,
     disableAutoFetch: true,
     disableStream: true,
     stopAtErrors: false,

@@ -6,9 +6,10 @@ export const MIN_IMAGE_SIDE_PX = 32;
 export const MIN_IMAGE_PIXELS = 100 * 100;
 /**
  * Images with more pixels than this are skipped before they are decoded (a decompression bomb costs 4 bytes a
- * pixel once decoded). 40 MP still admits a 600 dpi A4 scan (35 MP) and 12–24 MP photos.
+ * pixel once decoded, and the pure-JavaScript JPEG decoder several times that: a 35 MP JPEG took 12 s and 1 GB
+ * here). 25 MP still admits 24 MP camera photos and A4 pages scanned at 400 dpi (15.5 MP).
  */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+export const MAX_IMAGE_PIXELS = 25_000_000;
 /**
  * Longest side of an image sent to a model, in pixels. Bigger ones are downscaled: vision models work at about
  * 768–1,568 px anyway, and 1,600 px keeps 10-point text of a full A4 page legible (≈ 140 dpi).

@@ -184,7 +184,7 @@ describe('createExtractor: images it cannot or should not caption', () => {
     expect(await extractor.extract('icon.png', SHARED_LIMITS)).toMatchObject({ ok: false, reason: 'no_text', message: expect.stringMatching(/too small/) });
     expect(await extractor.extract('rule.png', SHARED_LIMITS)).toMatchObject({ ok: false, reason: 'no_text' });
     expect(await extractor.extract('corrupt.png', SHARED_LIMITS)).toMatchObject({ ok: false, reason: 'parse_error', message: expect.stringMatching(/could not be read/) });
-    expect(await extractor.extract('bomb.png', SHARED_LIMITS)).toMatchObject({ ok: false, message: expect.stringMatching(/50 megapixels, over the 40 megapixel limit/) });
+    expect(await extractor.extract('bomb.png', SHARED_LIMITS)).toMatchObject({ ok: false, message: expect.stringMatching(/50 megapixels, over the 25 megapixel limit/) });
     expect(server.requests).toEqual([]);
   });
 
