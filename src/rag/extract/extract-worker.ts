@@ -15,9 +15,9 @@ if (!port) throw new Error('extract-worker.js must run as a worker thread');
 process.on('unhandledRejection', () => undefined);
 
 port.on('message', (request: ParseRequest) => {
-  const images = request.images ? new ImageCollector(request.images.nonce) : undefined;
+  const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
   void handle(request, images).then((result) => {
-    const found = result.ok && images && images.images.length > 0 ? { images: images.images } : {};
+    const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
     const reply: ParseReply = { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20), ...found };
     port.postMessage(reply);
   });

@@ -2,9 +2,9 @@
 import { MAX_IMAGE_BYTES_PER_FILE, MAX_IMAGES_PER_FILE } from '../vision/image-limits.js';
 import { prepareEncodedImage, prepareRawImage, type PrepareOutcome, type RawPixels } from '../vision/prepare-image.js';
 import type { PreparedImage } from '../vision/prepared-image.js';
-import { imagePlaceholder, type FoundImage, type FoundImageKind } from './image-placeholder.js';
+import { imagePlaceholder, type FoundImage, type FoundImageKind, type LocalImageRef } from './image-placeholder.js';
 
-export type { FoundImage, FoundImageKind } from './image-placeholder.js';
+export type { FoundImage, FoundImageKind, LocalImageRef } from './image-placeholder.js';
 
 /**
  * Collects a file's images in document order, up to MAX_IMAGES_PER_FILE and MAX_IMAGE_BYTES_PER_FILE. Tiny
@@ -13,11 +13,27 @@ export type { FoundImage, FoundImageKind } from './image-placeholder.js';
  */
 export class ImageCollector {
   readonly images: FoundImage[] = [];
+  /** Image files beside an HTML page, read by the host afterwards (their numbers are reserved here). */
+  readonly localImages: LocalImageRef[] = [];
   private readonly seen = new Set<string>();
   private bytes = 0;
   private readonly skipped = { large: [] as string[], corrupt: [] as string[], overLimit: 0 };
 
-  constructor(private readonly nonce: string) {}
+  /** `localFiles`: the document is a file of the documents folder, so images beside it may be listed. */
+  constructor(
+    private readonly nonce: string,
+    readonly localFiles = false,
+  ) {}
+
+  /** Reserves a caption for an image file beside the document (`path` relative to its folder); returns the placeholder. */
+  addLocal(path: string, page: number): string {
+    if (!this.localFiles) return '';
+    if (this.full()) return this.leaveOut();
+    if (this.localImages.some((ref) => ref.path === path)) return '';
+    const n = this.images.length + this.localImages.length;
+    this.localImages.push({ n, path, page });
+    return imagePlaceholder(this.nonce, n);
+  }
 
   /** An image file's bytes (PNG, JPEG, GIF, WebP, BMP); returns its placeholder, or '' when it was skipped. */
   async addEncoded(bytes: Uint8Array, where: { kind: FoundImageKind; page: number; label: string }): Promise<string> {
@@ -39,7 +55,7 @@ export class ImageCollector {
 
   /** True when no more images are taken (callers may stop looking for them). */
   full(): boolean {
-    return this.images.length >= MAX_IMAGES_PER_FILE || this.bytes >= MAX_IMAGE_BYTES_PER_FILE;
+    return this.images.length + this.localImages.length >= MAX_IMAGES_PER_FILE || this.bytes >= MAX_IMAGE_BYTES_PER_FILE;
   }
 
   /** One warning per kind of skipped image, naming a few of them. */
@@ -62,7 +78,7 @@ export class ImageCollector {
     }
     if (this.seen.has(outcome.image.sha256)) return '';
     this.seen.add(outcome.image.sha256);
-    const n = this.images.length;
+    const n = this.images.length + this.localImages.length;
     this.images.push({ n, kind, page, image: outcome.image });
     this.bytes += outcome.image.data.byteLength;
     return imagePlaceholder(this.nonce, n);

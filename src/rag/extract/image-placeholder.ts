@@ -12,6 +12,14 @@ export interface FoundImage {
   image: PreparedImage;
 }
 
+/** An image file an HTML page shows from beside it; the host reads it (inside the documents folder only). */
+export interface LocalImageRef {
+  n: number;
+  /** Relative path from the page's folder, URL-decoded, without query or fragment. */
+  path: string;
+  page: number;
+}
+
 /**
  * The placeholder for image `n`: letters and digits between ⟦ ⟧, which neither turndown nor the PDF line
  * builder rewrites, with a per-request random `nonce` so text in the document can't forge one.

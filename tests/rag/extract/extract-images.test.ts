@@ -115,6 +115,26 @@ describe('createExtractor with a vision model (Ollama)', () => {
     expect(fetched).toEqual([]);
   });
 
+  it('captions image files an HTML page shows from beside it, never one outside the documents folder', async () => {
+    server = await ollamaVision();
+    await folders.write('site/figures/chart one.png', '');
+    await writeFile(join(folders.documentsDir, 'site/figures/chart one.png'), chart);
+    await writeFile(join(folders.root, 'outside.png'), await chartPng([5, 200, 5]));
+    await folders.write(
+      'site/index.html',
+      `<html><head><title>Bakery site</title></head><body><article><h1>Bakery site</h1><p>Our sales this year, drawn by our accountant for the annual meeting.</p>` +
+        `<img src="figures/chart%20one.png?v=2" alt="sales chart"><img src="../../outside.png" alt="outside picture"><img src="/etc/hosts.png" alt="rooted">` +
+        `<p>Thank you to every customer who came by the harbour this year.</p></article></body></html>`,
+    );
+    extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url) } });
+    const text = textOf(await extractor.extract('site/index.html', SHARED_LIMITS));
+    expect(text).toContain(`[Image: ${CHART_CAPTION}]`);
+    expect(text).toContain('rooted');
+    expect(text).not.toContain('⟦');
+    const sent = server.requests.map(ollamaVisionRequest).filter((v) => v !== undefined);
+    expect(sent.map((v) => v.images[0]!.data.equals(chart))).toEqual([true]);
+  });
+
   it('asks once per image: a second extractor over the same cache asks the model nothing', async () => {
     server = await ollamaVision();
     extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url), cacheDir: folders.indexDir } });
