@@ -4,7 +4,7 @@ import { placeholderPattern, type FoundImage } from '../extract/image-placeholde
 import type { ExtractedPage } from '../types.js';
 import type { CaptionCache } from './caption-cache.js';
 import type { ImageCaptioner } from './image-captioner.js';
-import { MAX_CAPTION_CHARS } from './image-limits.js';
+import { MAX_CAPTION_CHARS, MAX_CAPTION_FAILURES_IN_A_ROW } from './image-limits.js';
 
 export interface CaptionImagesOptions {
   pages: ExtractedPage[];
@@ -31,7 +31,8 @@ export interface CaptionedPages {
  * page or an image file becomes the transcription itself. Captions come from the cache, else from the captioner,
  * one image at a time in document order. A caption that fails, times out or is empty leaves nothing in the text
  * and is not cached; one too long is cut at MAX_CAPTION_CHARS, used, and not cached. Images left when the deadline
- * passes are skipped. Each kind of problem is one warning. Never throws.
+ * passes, or after MAX_CAPTION_FAILURES_IN_A_ROW failures in a row, are skipped. Each kind of problem is one
+ * warning. Never throws.
  */
 export async function captionImages({ pages, images, nonce, name, captioner, cache, deadline }: CaptionImagesOptions): Promise<CaptionedPages> {
   const texts = new Map<number, string>();
@@ -40,6 +41,8 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
   let cut = 0;
   let late = 0;
   let asked = 0;
+  let failedInARow = 0;
+  let givenUp = 0;
   for (const found of images) {
     const cached = cache?.get(captioner.id, found.image.sha256);
     if (cached !== undefined) {
@@ -51,6 +54,10 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
       late++;
       continue;
     }
+    if (failedInARow >= MAX_CAPTION_FAILURES_IN_A_ROW) {
+      givenUp++;
+      continue;
+    }
     asked++;
     let raw: string;
     try {
@@ -58,8 +65,10 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
     } catch (err) {
       if (deadline - performance.now() <= 0) late++;
       else failures.push(`${where(found)}: ${errorMessage(err)}`);
+      failedInARow++;
       continue;
     }
+    failedInARow = 0;
     const text = typeof raw === 'string' ? raw.replace(/\r\n?/g, '\n').trim() : '';
     if (!text) {
       empty++;
@@ -90,6 +99,7 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
   if (failures.length) warnings.push(`${failures.length} image(s) of ${name} could not be captioned by ${by} (${failures.slice(0, 2).join('; ')}${failures.length > 2 ? '; …' : ''}).`);
   if (empty) warnings.push(`${by} found no text in ${empty} image(s) of ${name}.`);
   if (cut) warnings.push(`${by} answered more than ${MAX_CAPTION_CHARS.toLocaleString('en-US')} characters for ${cut} image(s) of ${name}; the caption was cut.`);
+  if (givenUp) warnings.push(`${givenUp} more image(s) of ${name} were not sent to ${by} after ${MAX_CAPTION_FAILURES_IN_A_ROW} failures in a row.`);
   if (late) warnings.push(`${late} image(s) of ${name} were not captioned: the time for captioning one file ran out.`);
   return { pages: out, warnings, asked };
 }

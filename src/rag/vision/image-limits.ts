@@ -36,6 +36,8 @@ export const VISION_CALL_TIMEOUT_MS = 90_000;
 export const VISION_CALL_MAX_RETRIES = 1;
 /** One Tesseract run on one image (a dense A4 page takes 1–4 s on one core). */
 export const TESSERACT_TIMEOUT_MS = 60_000;
+/** Failed captions in a row after which a file's other images are left out (the model is down or refuses them all). */
+export const MAX_CAPTION_FAILURES_IN_A_ROW = 3;
 /**
  * Captioning time for one file, after parsing. Past it the remaining images are left out with a warning and
  * the file is indexed with what it has: a 300-page scanned book must not hold the index for hours.

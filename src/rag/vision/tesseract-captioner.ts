@@ -56,7 +56,7 @@ export function createTesseractCaptioner({ command = 'tesseract', language = 'en
             killSignal: 'SIGKILL',
             maxBuffer: TESSERACT_MAX_OUTPUT_BYTES,
             signal,
-            env: { PATH: process.env.PATH ?? '', OMP_THREAD_LIMIT: '1' },
+            env: { PATH: process.env.PATH ?? '', OMP_THREAD_LIMIT: '1', ...(process.env.TESSDATA_PREFIX ? { TESSDATA_PREFIX: process.env.TESSDATA_PREFIX } : {}) },
           },
           (err, stdout, stderr) => {
             if (err) {

@@ -226,6 +226,25 @@ describe('createExtractor: images it cannot or should not caption', () => {
     await expect(readFile(join(folders.root, 'hang-cache', CAPTION_CACHE_FILE))).rejects.toThrow(/ENOENT/);
   });
 
+  it('stops asking after three failures in a row and keeps the text', async () => {
+    server = await ollamaVision(() => ({ status: 500, body: { error: 'model crashed' } }));
+    const charts = await Promise.all([10, 20, 30, 40, 50].map((h) => chartPng([h, 100, 150])));
+    await folders.write(
+      'gallery.html',
+      `<html><head><title>Gallery</title></head><body><article><h1>Gallery</h1><p>Five charts of the bakery's year, one for each of its shops by the harbour.</p>` +
+        charts.map((png) => `<img src="data:image/png;base64,${png.toString('base64')}">`).join('') +
+        `<p>Every shop sold more bread this year than last.</p></article></body></html>`,
+    );
+    extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url) } });
+    const result = await extractor.extract('gallery.html', SHARED_LIMITS);
+    expect(textOf(result)).toContain('Every shop sold more bread this year than last.');
+    expect(server.requests).toHaveLength(3);
+    expect(result.ok && result.warnings).toEqual([
+      expect.stringMatching(/^3 image\(s\) of gallery\.html could not be captioned by ollama:llava:7b \(an image on page 1: ollama: HTTP 500/),
+      '2 more image(s) of gallery.html were not sent to ollama:llava:7b after 3 failures in a row.',
+    ]);
+  });
+
   it('stops captioning a file when its captioning time runs out, keeping what it has', async () => {
     server = await ollamaVision(() => ({ hang: true }));
     extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url), budgetMs: 300 } });
