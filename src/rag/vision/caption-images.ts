@@ -22,8 +22,6 @@ export interface CaptionImagesOptions {
 export interface CaptionedPages {
   pages: ExtractedPage[];
   warnings: string[];
-  /** Captions asked of the captioner (not found in the cache), for diagnostics. */
-  asked: number;
 }
 
 /**
@@ -40,7 +38,6 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
   let empty = 0;
   let cut = 0;
   let late = 0;
-  let asked = 0;
   let failedInARow = 0;
   let givenUp = 0;
   for (const found of images) {
@@ -58,7 +55,6 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
       givenUp++;
       continue;
     }
-    asked++;
     let raw: string;
     try {
       raw = await captioner.caption(found.image, { signal: AbortSignal.timeout(Math.ceil(remaining)) });
@@ -101,7 +97,7 @@ export async function captionImages({ pages, images, nonce, name, captioner, cac
   if (cut) warnings.push(`${by} answered more than ${MAX_CAPTION_CHARS.toLocaleString('en-US')} characters for ${cut} image(s) of ${name}; the caption was cut.`);
   if (givenUp) warnings.push(`${givenUp} more image(s) of ${name} were not sent to ${by} after ${MAX_CAPTION_FAILURES_IN_A_ROW} failures in a row.`);
   if (late) warnings.push(`${late} image(s) of ${name} were not captioned: the time for captioning one file ran out.`);
-  return { pages: out, warnings, asked };
+  return { pages: out, warnings };
 }
 
 function where(found: FoundImage): string {
