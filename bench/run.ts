@@ -8,6 +8,7 @@ const BENCHES: Array<[string, () => Promise<Figure[]>]> = [
   ['cold-start', async () => (await import('./cold-start.js')).runColdStartBench()],
   ['rag', async () => (await import('./rag.js')).runRagBench()],
   ['reply-corpus', async () => (await import('./reply-corpus.js')).runReplyCorpusBench()],
+  ['images', async () => (await import('./images.js')).runImagesBench()],
 ];
 
 const only = process.argv.slice(2);

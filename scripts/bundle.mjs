@@ -3,7 +3,7 @@
 // Packages with native addons or files of their own read at run time stay external.
 import { build } from 'esbuild';
 
-const EXTERNAL = ['isolated-vm', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
+const EXTERNAL = ['isolated-vm', '@napi-rs/canvas', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
 
 await build({
   entryPoints: {

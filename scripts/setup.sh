@@ -4,6 +4,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "==> Tesseract OCR (reads scanned pages and pictures of text in documents/ when no vision model is set)"
+if command -v tesseract >/dev/null 2>&1; then
+  echo "    found $(command -v tesseract)"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng; } \
+    || echo "    could not install it; scans will need a vision model (llm.vision, see the README)"
+else
+  echo "    not installed (needs root); to read scans without a vision model: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng"
+fi
+
 echo "==> Installing dependencies (isolated-vm compiles from source; faiss-node is built against FAISS)"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 

@@ -6,6 +6,7 @@ import { createDocumentLibrary } from '../../src/rag/document-library.js';
 import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
 import { createExtractor } from '../../src/rag/extract/create-extractor.js';
 import { createSafeFetch } from '../../src/rag/extract/safe-fetch.js';
+import { selectCaptioner } from '../../src/rag/vision/select-captioner.js';
 import { runStdioServer } from '../shared/run-stdio-server.js';
 import { buildDocumentsServer } from './build-server.js';
 import { createLazyLibrary } from './lazy-library.js';
@@ -22,10 +23,20 @@ try {
   log(errorMessage(err));
   process.exit(2);
 }
-const { documentsDir, indexDir, embedding, chunking, chunkingModel, indexAtStart, blockPrivateNetwork } = settings;
+const { documentsDir, indexDir, embedding, chunking, chunkingModel, visionModel, indexAtStart, blockPrivateNetwork } = settings;
 await mkdir(documentsDir, { recursive: true });
+let captioner;
+try {
+  captioner = await selectCaptioner(visionModel, process.env);
+} catch (err) {
+  log(`images will not be read: ${errorMessage(err)}`);
+}
 // .url files and convert_webpage_url_into_markdown go through the same fetch, under the profile's network policy.
-const extractor = createExtractor({ documentsDir, fetchUrl: createSafeFetch({ allowPrivateAddresses: !blockPrivateNetwork }) });
+const extractor = createExtractor({
+  documentsDir,
+  fetchUrl: createSafeFetch({ allowPrivateAddresses: !blockPrivateNetwork }),
+  ...(captioner ? { images: { captioner, cacheDir: indexDir } } : {}),
+});
 const library = createLazyLibrary(async () =>
   createDocumentLibrary({
     documentsDir,
@@ -39,7 +50,7 @@ const library = createLazyLibrary(async () =>
 );
 const server = buildDocumentsServer({ library, extractor, documentsDir, extractUrl: (url) => extractor.extractUrl(url) });
 await runStdioServer(server, { name: 'documents' });
-log(`documents ${documentsDir}, index ${indexDir}, embedding ${embedding}, chunking ${chunking}`);
+log(`documents ${documentsDir}, index ${indexDir}, embedding ${embedding}, chunking ${chunking}, images ${captioner?.id ?? 'not read (no vision model, no Tesseract)'}`);
 if (indexAtStart) {
   // In the background: tools/list answers at once; the first search waits for this run to finish.
   library.refresh().then(

@@ -4,6 +4,7 @@ import type { ModelConfig } from '../../src/config/models.js';
 import { ConfigError } from '../../src/errors.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { ChunkingMode } from '../../src/rag/chunk/chunk-document.js';
+import { VISION_CALL_MAX_RETRIES, VISION_CALL_TIMEOUT_MS } from '../../src/rag/vision/image-limits.js';
 
 /** Request timeout of the semantic-chunking LLM (a local model on a CPU is slow). */
 export const CHUNKING_LLM_TIMEOUT_MS = 120_000;
@@ -23,6 +24,8 @@ export interface DocumentsSettings {
   chunkingModel: ModelConfig | null;
   /** CORTEX_INDEX_AT_START: 1 (default) indexes in the background at start; 0 waits for the first search. */
   indexAtStart: boolean;
+  /** CORTEX_VISION_MODEL (ollama:<model> or gemini:<model>): reads images; unset → Tesseract when installed. */
+  visionModel: ModelConfig | null;
   /** CORTEX_BLOCK_PRIVATE_NETWORK: true (default) refuses private and loopback addresses in web fetches (profiles.yaml security.block_private_network). */
   blockPrivateNetwork: boolean;
 }
@@ -55,6 +58,13 @@ export function readDocumentsSettings(env: NodeJS.ProcessEnv, root = PROJECT_ROO
   if (chunking === 'semantic' && !chunkingModel) {
     throw new ConfigError('environment', 'CORTEX_CHUNKING_MODEL', 'ollama:<model> or gemini:<model>, needed when CORTEX_CHUNKING is semantic');
   }
+  let visionModel: ModelConfig | null = null;
+  const vision = env.CORTEX_VISION_MODEL?.trim();
+  if (vision) {
+    const match = /^(ollama|gemini):(.+)$/u.exec(vision);
+    if (!match) throw new ConfigError('environment', 'CORTEX_VISION_MODEL', `ollama:<model> or gemini:<model> (got "${vision}")`);
+    visionModel = { type: match[1] as 'ollama' | 'gemini', model: match[2]!, timeout_ms: VISION_CALL_TIMEOUT_MS, max_retries: VISION_CALL_MAX_RETRIES };
+  }
   const atStart = env.CORTEX_INDEX_AT_START?.trim() || '1';
   if (atStart !== '0' && atStart !== '1') throw new ConfigError('environment', 'CORTEX_INDEX_AT_START', `0 or 1 (got "${atStart}")`);
   const block = (env.CORTEX_BLOCK_PRIVATE_NETWORK?.trim() || 'true').toLowerCase();
@@ -67,6 +77,7 @@ export function readDocumentsSettings(env: NodeJS.ProcessEnv, root = PROJECT_ROO
     embedding: env.CORTEX_EMBEDDING?.trim() || 'builtin',
     chunking,
     chunkingModel,
+    visionModel,
     indexAtStart: atStart === '1',
     blockPrivateNetwork: TRUE_WORDS.has(block),
   };

@@ -1,6 +1,8 @@
 // `cortex index [--rebuild]`: brings the documents index up to date, with a progress bar and a summary.
 import type { LoadedConfig } from '../config/load-config.js';
+import { visionModel } from '../config/server-env.js';
 import { embedderForProfile, indexFolder } from '../rag/index-folder.js';
+import { selectCaptioner } from '../rag/vision/select-captioner.js';
 import type { IndexProgress } from '../rag/index/index-documents.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -13,7 +15,8 @@ const INDEX_LOCK_WAIT_MS = 30_000;
 
 export async function indexCommand(config: LoadedConfig, options: { rebuild: boolean }, out: Output): Promise<number> {
   const embedder = await embedderForProfile(config.profile.llm.embedding, config.models.models, process.env);
-  out.info(`indexing ${config.paths.documents} → ${config.paths.faissIndex} (embedder ${embedder.id})`);
+  const captioner = await selectCaptioner(visionModel(config.profile, config.models, config.profileFile, config.modelsFile), process.env);
+  out.info(`indexing ${config.paths.documents} → ${config.paths.faissIndex} (embedder ${embedder.id}, images ${captioner?.id ?? 'not read'})`);
   const status = createStatusLine(out);
   const onProgress = (event: IndexProgress) => {
     if (event.phase === 'message') {
@@ -35,6 +38,7 @@ export async function indexCommand(config: LoadedConfig, options: { rebuild: boo
     rebuild: options.rebuild,
     chunking: config.profile.rag.chunking,
     lockWaitMs: INDEX_LOCK_WAIT_MS,
+    captioner,
     onProgress,
   });
   status.clear();

@@ -71,6 +71,8 @@ export const ProfileSchema = z.strictObject({
       text_generation: z.string().min(1).default('auto'),
       /** A key of models.yaml, or `builtin` (offline lexical embedder). */
       embedding: z.string().min(1).default('builtin'),
+      /** A key of models.yaml whose model reads images (captions figures, transcribes scans), or `none` (Tesseract OCR when installed). */
+      vision: z.string().min(1).default('none'),
     })
     .prefault({}),
   persona: z

@@ -14,7 +14,7 @@ interface ServerEnvInput {
 
 /**
  * Variables passed to every configured server (a server's own `env` overrides them): the network policy,
- * the documents and index folders, the embedding and chunking models — and, only when one of those is an
+ * the documents and index folders, the embedding, chunking and vision models — and, only when one of those is an
  * LLM, where to reach it and its key (the SDK's stdio transport forwards almost nothing by default).
  * @throws ConfigError when llm.embedding or semantic chunking names a model that is not usable.
  */
@@ -40,8 +40,25 @@ export function sharedServerEnv({ profile, models, profileFile, modelsFile, path
     shared.CORTEX_CHUNKING_MODEL = `${model.type}:${model.model}`;
     used.push(model);
   }
+  const vision = visionModel(profile, models, profileFile, modelsFile);
+  if (vision) {
+    shared.CORTEX_VISION_MODEL = `${vision.type}:${vision.model}`;
+    used.push(vision);
+  }
   for (const model of used) Object.assign(shared, modelAccessEnv(model, env));
   return shared;
+}
+
+/**
+ * The models.yaml entry profiles.yaml `llm.vision` names, or null for `none`.
+ * @throws ConfigError when it names no entry.
+ */
+export function visionModel(profile: Profile, models: ModelsFile, profileFile: string, modelsFile: string): ModelConfig | null {
+  const key = profile.llm.vision;
+  if (key === 'none') return null;
+  const model = models.models[key];
+  if (!model) throw new ConfigError(profileFile, 'llm.vision', `"${key}" is not a key of ${modelsFile} (or use none)`);
+  return model;
 }
 
 function modelAccessEnv(model: ModelConfig, env: NodeJS.ProcessEnv): Record<string, string> {

@@ -76,13 +76,17 @@ export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
         automaticContinuation: false,
         ...(request.system ? { systemInstruction: request.system } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         ...(request.jsonSchema
           ? { responseMimeType: 'application/json', responseJsonSchema: request.jsonSchema }
           : {}),
       };
+      // Images go as inline data parts after the prompt, in one user turn.
+      const contents = request.images?.length
+        ? [{ role: 'user', parts: [{ text: request.prompt }, ...request.images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: Buffer.from(image.data).toString('base64') } }))] }]
+        : request.prompt;
       const { value, latencyMs } = await run(
-        (abortSignal) =>
-          ai.models.generateContent({ model: config.model, contents: request.prompt, config: { ...base, abortSignal } }),
+        (abortSignal) => ai.models.generateContent({ model: config.model, contents, config: { ...base, abortSignal } }),
         request.signal,
       );
       const usage = value.usageMetadata;

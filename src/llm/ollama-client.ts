@@ -50,7 +50,15 @@ export function createOllamaClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       const messages: Message[] = [];
       if (request.system) messages.push({ role: 'system', content: request.system });
-      messages.push({ role: 'user', content: request.prompt });
+      messages.push({
+        role: 'user',
+        content: request.prompt,
+        ...(request.images?.length ? { images: request.images.map((image) => Buffer.from(image.data).toString('base64')) } : {}),
+      });
+      const options = {
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.maxOutputTokens !== undefined ? { num_predict: request.maxOutputTokens } : {}),
+      };
       const { value, latencyMs } = await run(
         (ollama) =>
           ollama.chat({
@@ -58,7 +66,7 @@ export function createOllamaClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
             messages,
             stream: false,
             ...(request.jsonSchema ? { format: request.jsonSchema } : {}),
-            ...(request.temperature !== undefined ? { options: { temperature: request.temperature } } : {}),
+            ...(Object.keys(options).length > 0 ? { options } : {}),
           }) as Promise<ChatResponse>,
         request.signal,
         config.model,

@@ -13,7 +13,19 @@ export interface GenerateRequest {
   /** When set, the model is constrained to JSON matching this JSON Schema. */
   jsonSchema?: Record<string, unknown>;
   temperature?: number;
+  /** Images shown to the model with the prompt (vision models): Ollama's `images`, Gemini's inline data parts. */
+  images?: GenerateImage[];
+  /** Most tokens the answer may have (Ollama `num_predict`, Gemini `maxOutputTokens`); default the model's own. */
+  maxOutputTokens?: number;
   signal?: AbortSignal;
+}
+
+/** One image sent with a prompt. */
+export interface GenerateImage {
+  /** e.g. image/png, image/jpeg. */
+  mimeType: string;
+  /** The encoded image file's bytes (sent base64-encoded). */
+  data: Uint8Array;
 }
 
 export interface GenerateResult {

@@ -4,13 +4,15 @@ import { ConfigError } from '../errors.js';
 import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexical-embedder.js';
 import { createModelEmbedder } from './embed/llm-embedder.js';
-import { createExtractor } from './extract/create-extractor.js';
+import { createExtractor, type ImageCaptionSettings } from './extract/create-extractor.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
 
 export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extractor'> {
   /** Default: the real extractor for `documentsDir` (worker thread, per-file limits), closed at the end. */
   extractor?: Extractor;
+  /** How the default extractor reads images (a captioner; its cache goes in `indexDir`); default: images left out. */
+  captioner?: ImageCaptionSettings['captioner'] | null;
 }
 
 /**
@@ -21,7 +23,9 @@ export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extract
  * (default 0); DocumentsFolderError when `documentsDir` is missing or unreadable.
  */
 export async function indexFolder(options: IndexFolderOptions): Promise<IndexSummary> {
-  const extractor = options.extractor ?? createExtractor({ documentsDir: options.documentsDir });
+  const { captioner } = options;
+  const extractor =
+    options.extractor ?? createExtractor({ documentsDir: options.documentsDir, ...(captioner ? { images: { captioner, cacheDir: options.indexDir } } : {}) });
   try {
     return await indexDocuments({ ...options, extractor });
   } finally {

@@ -76,6 +76,17 @@ describe('loadConfig', () => {
     expect(a!.env).not.toHaveProperty('OLLAMA_HOST');
   });
 
+  it('tells the servers which vision model reads images, with its key, and names llm.vision when it is not a model key', () => {
+    const root = project({
+      'profiles.yaml': 'llm:\n  vision: eyes\nmcp_servers:\n  - {id: a, command: x}\n',
+      'models.yaml': 'models:\n  eyes: {type: gemini, model: gemini-2.0-flash}\n',
+    });
+    const [a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: { GEMINI_API_KEY: 'secret' } }).servers;
+    expect(a!.env).toMatchObject({ CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', GEMINI_API_KEY: 'secret' });
+    const bad = project({ 'profiles.yaml': 'llm:\n  vision: llava\n' });
+    expect(() => loadConfig({ profilePath: join(bad, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml: llm\.vision: "llava" is not a key of .*\(or use none\)/);
+  });
+
   it('names llm.embedding when it is not a model key', () => {
     const root = project({ 'profiles.yaml': 'llm:\n  embedding: nope\n' });
     expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml: llm\.embedding: "nope" is not a key of/);

@@ -26,7 +26,7 @@ describe('parseProfile', () => {
     });
     expect(p.sandbox).toMatchObject({ max_tool_calls_per_plan: 5, timeout_ms: 30_000, memory_mb: 64 });
     expect(p.paths).toEqual({ documents: 'documents', memory: 'memory', faiss_index: 'faiss_index' });
-    expect(p.llm).toEqual({ text_generation: 'auto', embedding: 'builtin' });
+    expect(p.llm).toEqual({ text_generation: 'auto', embedding: 'builtin', vision: 'none' });
   });
 
   it('names the file, line and key of a value of the wrong type', () => {

@@ -5,9 +5,10 @@ import {
   type FakeReply,
   type RecordedRequest,
   type ReplyScript,
+  type VisionRequest,
 } from './fake-ollama-server.js';
 
-export type { FakeLlmServer, FakeReply, RecordedRequest, ReplyScript } from './fake-ollama-server.js';
+export type { FakeLlmServer, FakeReply, RecordedRequest, ReplyScript, VisionRequest } from './fake-ollama-server.js';
 
 /** Model endpoints: POST /v1beta/models/{model}:{method}. */
 const MODEL_PATH = /^\/v1beta\/models\/([^/:?]+):(generateContent|embedContent|batchEmbedContents)(\?|$)/;
@@ -105,5 +106,19 @@ export function geminiError(
         ...(details.length ? { details } : {}),
       },
     },
+  };
+}
+
+/** The text parts and inline images (decoded from base64) of a generateContent request with inlineData, else undefined. */
+export function geminiVisionRequest(request: RecordedRequest): VisionRequest | undefined {
+  if (geminiRoute(request)?.method !== 'generateContent') return undefined;
+  const parts: Array<{ text?: string; inlineData?: { mimeType?: string; data?: string } }> = (request.body?.contents ?? []).flatMap(
+    (content: { parts?: unknown[] }) => content.parts ?? [],
+  );
+  const images = parts.filter((p) => typeof p.inlineData?.data === 'string');
+  if (images.length === 0) return undefined;
+  return {
+    prompt: parts.map((p) => p.text ?? '').join(''),
+    images: images.map((p) => ({ ...(p.inlineData!.mimeType ? { mimeType: p.inlineData!.mimeType } : {}), data: Buffer.from(p.inlineData!.data!, 'base64') })),
   };
 }

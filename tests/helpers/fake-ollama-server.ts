@@ -209,3 +209,18 @@ export function ollamaEmbedReply(vectors: number[][], model = 'fake-embed'): Fak
 export function ollamaError(status: number, message: string): FakeReply {
   return { status, body: { error: message } };
 }
+
+/** What a vision request carried: the user prompt and its images, decoded from base64. */
+export interface VisionRequest {
+  prompt: string;
+  images: Array<{ mimeType?: string; data: Buffer }>;
+}
+
+/** The last user message of an /api/chat request with `images` (Ollama's vision format), or undefined for any other request. */
+export function ollamaVisionRequest(request: RecordedRequest): VisionRequest | undefined {
+  if (request.method !== 'POST' || request.path !== '/api/chat') return undefined;
+  const messages: Array<{ role?: string; content?: string; images?: string[] }> = request.body?.messages ?? [];
+  const user = messages.filter((m) => m.role === 'user').at(-1);
+  if (!user?.images?.length) return undefined;
+  return { prompt: user.content ?? '', images: user.images.map((b64) => ({ data: Buffer.from(b64, 'base64') })) };
+}

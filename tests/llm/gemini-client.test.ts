@@ -51,6 +51,18 @@ describe('createGeminiClient', () => {
     expect(client.keySource).toBe('GEMINI_API_KEY');
   });
 
+  it('sends images as inline data parts after the prompt and caps the answer with maxOutputTokens', async () => {
+    const server = await fake({ replies: [geminiTextReply('A red bar chart.')] });
+    const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' });
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 9, 8, 7]);
+    const result = await client.generate({ prompt: 'Describe it.', images: [{ mimeType: 'image/jpeg', data: jpeg }], maxOutputTokens: 300 });
+    expect(result.text).toBe('A red bar chart.');
+    expect(server.requests[0]!.body).toMatchObject({
+      contents: [{ role: 'user', parts: [{ text: 'Describe it.' }, { inlineData: { mimeType: 'image/jpeg', data: jpeg.toString('base64') } }] }],
+      generationConfig: { maxOutputTokens: 300 },
+    });
+  });
+
   it('sends no JSON mode and no system instruction for a plain prompt', async () => {
     const server = await fake({ replies: [geminiTextReply('plain')] });
     const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' });

@@ -44,6 +44,18 @@ describe('createOllamaClient', () => {
     expect(result.latencyMs).toBeGreaterThan(0);
   });
 
+  it('sends images base64-encoded in the user message and caps the answer with num_predict', async () => {
+    const server = await fake({ replies: [ollamaChatReply('A red bar chart.')] });
+    const client = createOllamaClient(modelConfig({ base_url: server.url }), {});
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const result = await client.generate({ prompt: 'Describe it.', images: [{ mimeType: 'image/png', data: png }], maxOutputTokens: 300 });
+    expect(result.text).toBe('A red bar chart.');
+    expect(server.requests[0]!.body).toMatchObject({
+      messages: [{ role: 'user', content: 'Describe it.', images: [png.toString('base64')] }],
+      options: { num_predict: 300 },
+    });
+  });
+
   it('sends no format and no system message for a plain prompt', async () => {
     const server = await fake({ replies: [ollamaChatReply('hello')] });
     const client = createOllamaClient(modelConfig({ base_url: server.url }), {});

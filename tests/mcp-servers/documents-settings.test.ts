@@ -12,6 +12,7 @@ describe('readDocumentsSettings', () => {
       embedding: 'builtin',
       chunking: 'structural',
       chunkingModel: null,
+      visionModel: null,
       indexAtStart: true,
       blockPrivateNetwork: true,
     });
@@ -19,17 +20,19 @@ describe('readDocumentsSettings', () => {
 
   it('reads every variable, resolving relative folders against the project folder', () => {
     const settings = readDocumentsSettings(
-      { CORTEX_DOCUMENTS_DIR: 'my-docs', CORTEX_FAISS_DIR: '/var/idx', CORTEX_EMBEDDING: 'ollama:nomic-embed-text', CORTEX_CHUNKING: 'semantic', CORTEX_CHUNKING_MODEL: 'ollama:qwen2.5:7b', CORTEX_INDEX_AT_START: '0', CORTEX_BLOCK_PRIVATE_NETWORK: 'false' },
+      { CORTEX_DOCUMENTS_DIR: 'my-docs', CORTEX_FAISS_DIR: '/var/idx', CORTEX_EMBEDDING: 'ollama:nomic-embed-text', CORTEX_CHUNKING: 'semantic', CORTEX_CHUNKING_MODEL: 'ollama:qwen2.5:7b', CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', CORTEX_INDEX_AT_START: '0', CORTEX_BLOCK_PRIVATE_NETWORK: 'false' },
       '/proj',
     );
     expect(settings).toMatchObject({ documentsDir: '/proj/my-docs', indexDir: '/var/idx', embedding: 'ollama:nomic-embed-text', chunking: 'semantic', indexAtStart: false, blockPrivateNetwork: false });
     expect(settings.chunkingModel).toMatchObject({ type: 'ollama', model: 'qwen2.5:7b' });
+    expect(settings.visionModel).toMatchObject({ type: 'gemini', model: 'gemini-2.0-flash' });
   });
 
   it('names the variable and the expectation when a value is wrong', () => {
     expect(() => readDocumentsSettings({ CORTEX_CHUNKING: 'clever' })).toThrow(/CORTEX_CHUNKING: structural or semantic \(got "clever"\)/);
     expect(() => readDocumentsSettings({ CORTEX_CHUNKING: 'semantic' })).toThrow(/CORTEX_CHUNKING_MODEL: .*needed when CORTEX_CHUNKING is semantic/);
     expect(() => readDocumentsSettings({ CORTEX_CHUNKING_MODEL: 'gpt-4' })).toThrow(/CORTEX_CHUNKING_MODEL: ollama:<model> or gemini:<model>/);
+    expect(() => readDocumentsSettings({ CORTEX_VISION_MODEL: 'llava' })).toThrow(/CORTEX_VISION_MODEL: ollama:<model> or gemini:<model> \(got "llava"\)/);
     expect(() => readDocumentsSettings({ CORTEX_INDEX_AT_START: 'yes' })).toThrow(/CORTEX_INDEX_AT_START: 0 or 1/);
     expect(() => readDocumentsSettings({ CORTEX_BLOCK_PRIVATE_NETWORK: 'maybe' })).toThrow(/CORTEX_BLOCK_PRIVATE_NETWORK: true or false/);
   });

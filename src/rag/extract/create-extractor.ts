@@ -1,9 +1,17 @@
-// The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits.
+// The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits, captions its images.
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import { builtPath } from '../../paths.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
+import { openCaptionCache, type CaptionCache } from '../vision/caption-cache.js';
+import { captionImages } from '../vision/caption-images.js';
+import type { ImageCaptioner } from '../vision/image-captioner.js';
+import { CAPTION_BUDGET_PER_FILE_MS } from '../vision/image-limits.js';
 import { formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
-import { MAX_URL_FILE_BYTES, WORKER_HEAP_MB, WORKER_MAX_FILES, WORKER_RETIRE_HEAP_MB, resolveExtractionLimits } from './limits.js';
+import type { FoundImage, LocalImageRef } from './image-placeholder.js';
+import { finishResult } from './parsed.js';
+import { MAX_LOCAL_IMAGE_BYTES, MAX_URL_FILE_BYTES, WORKER_HEAP_MB, WORKER_MAX_FILES, WORKER_RETIRE_HEAP_MB, resolveExtractionLimits } from './limits.js';
 import { ParseWorker } from './parse-worker.js';
 import { readResolved, resolveSafely, formatBytes } from './read-safely.js';
 import { createSafeFetch, type FetchUrl, type FetchedBody } from './safe-fetch.js';
@@ -20,6 +28,21 @@ export interface CreateExtractorOptions {
   workerHeapMb?: number;
   /** Built worker entry; default dist/src/rag/extract/extract-worker.js. */
   workerPath?: string;
+  /**
+   * Reads images (figures in PDF, DOCX and HTML files, image files, scanned PDF pages) with this captioner. Without
+   * it images are left out and an image file or a scanned PDF is skipped with one warning.
+   */
+  images?: ImageCaptionSettings;
+}
+
+/** How the extractor reads images. */
+export interface ImageCaptionSettings {
+  /** A vision model (createVisionCaptioner) or Tesseract (createTesseractCaptioner). */
+  captioner: ImageCaptioner;
+  /** Folder of the caption cache (the index folder, faiss_index/); without it nothing is cached. */
+  cacheDir?: string;
+  /** Captioning time per file after parsing; default CAPTION_BUDGET_PER_FILE_MS. */
+  budgetMs?: number;
 }
 
 /**
@@ -40,6 +63,8 @@ export class WorkerExtractor implements Extractor {
   private readonly defaults: ExtractionLimits;
   private readonly heapMb: number;
   private readonly workerPath: string;
+  private readonly images: ImageCaptionSettings | undefined;
+  private captionCache: Promise<CaptionCache | undefined> | null = null;
   private worker: ParseWorker | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
@@ -51,6 +76,7 @@ export class WorkerExtractor implements Extractor {
     this.defaults = resolveExtractionLimits(options.limits ?? {}, DEFAULT_EXTRACTION_LIMITS);
     this.heapMb = options.workerHeapMb ?? WORKER_HEAP_MB;
     this.workerPath = options.workerPath ?? builtPath('src/rag/extract/extract-worker.js');
+    this.images = options.images;
   }
 
   /** Thread id of the current worker, if one is running (for tests and diagnostics). */
@@ -105,7 +131,7 @@ export class WorkerExtractor implements Extractor {
     const maxBytes = format === 'url' ? Math.min(limits.maxFileBytes, MAX_URL_FILE_BYTES) : limits.maxFileBytes;
     const read = await readResolved(resolved, maxBytes);
     if (!read.ok) return read;
-    if (format !== 'url') return this.parse({ format, bytes: read.bytes, name: resolved.shown }, limits, deadline);
+    if (format !== 'url') return this.parse({ format, bytes: read.bytes, name: resolved.shown, folder: dirname(resolved.realPath) }, limits, deadline);
     const target = readUrlFile(new TextDecoder().decode(read.bytes), resolved.shown);
     if (!target.ok) return fail('fetch_error', target.message);
     return this.fetchAndParse(target.url, resolved.shown, limits, deadline);
@@ -150,10 +176,28 @@ export class WorkerExtractor implements Extractor {
   }
 
   private async parse(
-    file: { format: ParseFormat; bytes: Uint8Array; name: string; contentType?: string },
+    file: { format: ParseFormat; bytes: Uint8Array; name: string; contentType?: string; folder?: string },
     limits: ExtractionLimits,
     deadline: number,
   ): Promise<ExtractionResult> {
+    const nonce = randomBytes(6).toString('hex');
+    const parsed = await this.runWorker(file, limits, deadline, nonce);
+    if (!parsed.ok) return parsed;
+    const { result, images, localImages } = parsed;
+    if (!this.images || !result.ok) return result;
+    if (file.folder && localImages.length > 0) images.push(...(await this.readLocalImages(localImages, file.folder, limits, deadline, nonce)));
+    // Placeholders of local images that could not be read are removed by caption() too.
+    if (images.length === 0 && localImages.length === 0) return result;
+    return this.caption(result, images, nonce, file.name, limits, this.images);
+  }
+
+  /** One parse on the worker, cut off at `deadline`; a timeout, crash or heap death is the file's failure. */
+  private async runWorker(
+    file: { format: ParseFormat; bytes: Uint8Array; name: string; contentType?: string; folder?: string },
+    limits: ExtractionLimits,
+    deadline: number,
+    nonce: string,
+  ): Promise<{ ok: true; result: ExtractionResult; images: FoundImage[]; localImages: LocalImageRef[] } | Failure> {
     const remaining = deadline - performance.now();
     if (remaining <= 0) return timeoutFailure(file.name, limits);
     const worker = this.acquireWorker();
@@ -161,13 +205,22 @@ export class WorkerExtractor implements Extractor {
     // The worker takes over the buffer; a view into a shared pool (small Buffers) is copied first.
     const owned = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : new Uint8Array(file.bytes);
     const outcome = await worker.run(
-      { type: 'parse', id: this.nextId++, format: file.format, bytes: owned, name: file.name, maxTextChars: limits.maxTextChars, ...(file.contentType ? { contentType: file.contentType } : {}) },
+      {
+        type: 'parse',
+        id: this.nextId++,
+        format: file.format,
+        bytes: owned,
+        name: file.name,
+        maxTextChars: limits.maxTextChars,
+        ...(file.contentType ? { contentType: file.contentType } : {}),
+        ...(this.images ? { images: { nonce, localFiles: file.folder !== undefined } } : {}),
+      },
       remaining,
     );
     switch (outcome.kind) {
       case 'result':
         if (outcome.heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
-        return outcome.result;
+        return { ok: true, result: outcome.result, images: outcome.images, localImages: outcome.localImages };
       case 'timeout':
         await this.retire();
         return timeoutFailure(file.name, limits);
@@ -178,6 +231,59 @@ export class WorkerExtractor implements Extractor {
         }
         return fail('parse_error', `The parser crashed on ${file.name} (${outcome.detail}).`);
     }
+  }
+
+  /**
+   * Reads the image files an HTML page shows from beside it (`<img src="figures/a.png">`), only regular files
+   * inside the documents folder, each prepared on the worker like an image file and numbered as the page
+   * reserved. Unreadable ones are left out (their placeholder is dropped).
+   */
+  private async readLocalImages(refs: LocalImageRef[], folder: string, limits: ExtractionLimits, deadline: number, nonce: string): Promise<FoundImage[]> {
+    const found: FoundImage[] = [];
+    for (const ref of refs) {
+      const resolved = await resolveSafely(this.documentsDir, join(folder, ref.path));
+      if (!resolved.ok) continue;
+      const read = await readResolved(resolved, Math.min(limits.maxFileBytes, MAX_LOCAL_IMAGE_BYTES));
+      if (!read.ok) continue;
+      const parsed = await this.runWorker({ format: 'image', bytes: read.bytes, name: resolved.shown }, limits, deadline, nonce);
+      const image = parsed.ok ? parsed.images[0] : undefined;
+      if (image) found.push({ ...image, n: ref.n, kind: 'figure', page: ref.page });
+    }
+    return found;
+  }
+
+  /**
+   * Captions the images the worker found (on this thread: captioners wait on a model or a process, not the CPU)
+   * within the settings' budget, then finishes the text again (placeholders replaced, empty pages dropped, cap).
+   */
+  private async caption(
+    result: Extract<ExtractionResult, { ok: true }>,
+    images: FoundImage[],
+    nonce: string,
+    name: string,
+    limits: ExtractionLimits,
+    settings: ImageCaptionSettings,
+  ): Promise<ExtractionResult> {
+    const cache = await this.openCache(settings);
+    const deadline = performance.now() + (settings.budgetMs ?? CAPTION_BUDGET_PER_FILE_MS);
+    const captioned = await captionImages({ pages: result.pages, images, nonce, name, captioner: settings.captioner, cache, deadline });
+    const warnings = [...result.warnings, ...captioned.warnings];
+    try {
+      await cache?.save();
+    } catch (err) {
+      warnings.push(`The image caption cache could not be saved (${errorMessage(err)}); captions will be asked again.`);
+    }
+    const finished = finishResult(result.format, { ok: true, title: result.title, pages: captioned.pages, warnings }, name, limits.maxTextChars);
+    if (!finished.ok && finished.reason === 'no_text' && captioned.warnings.length > 0) {
+      return { ok: false, reason: 'no_text', message: captioned.warnings.join(' ') };
+    }
+    return finished;
+  }
+
+  private openCache(settings: ImageCaptionSettings): Promise<CaptionCache | undefined> {
+    const dir = settings.cacheDir;
+    this.captionCache ??= dir ? openCaptionCache(dir) : Promise.resolve(undefined);
+    return this.captionCache;
   }
 
   private acquireWorker(): ParseWorker {

@@ -3,6 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../errors.js';
 import type { ExtractionResult } from '../types.js';
+import { ImageCollector } from './image-collector.js';
 import { finishResult, parseError, type ParseOutcome } from './parsed.js';
 import type { ParseReply, ParseRequest } from './protocol.js';
 
@@ -14,15 +15,18 @@ if (!port) throw new Error('extract-worker.js must run as a worker thread');
 process.on('unhandledRejection', () => undefined);
 
 port.on('message', (request: ParseRequest) => {
-  void handle(request).then((result) => {
-    const reply: ParseReply = { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20) };
+  const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
+  void handle(request, images).then((result) => {
+    const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
+    const reply: ParseReply = { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20), ...found };
     port.postMessage(reply);
   });
 });
 
-async function handle(request: ParseRequest): Promise<ExtractionResult> {
+async function handle(request: ParseRequest, images: ImageCollector | undefined): Promise<ExtractionResult> {
   try {
-    const outcome = await parse(request);
+    const outcome = await parse(request, images);
+    if (outcome.ok && images) outcome.warnings.push(...images.warnings(request.name));
     return finishResult(request.format, outcome, request.name, request.maxTextChars);
   } catch (err) {
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
@@ -33,14 +37,16 @@ async function handle(request: ParseRequest): Promise<ExtractionResult> {
 }
 
 // Parsers are imported on first use, so a worker that only sees PDFs never loads jsdom and the reverse.
-async function parse({ format, bytes, name, maxTextChars, contentType }: ParseRequest): Promise<ParseOutcome> {
+async function parse({ format, bytes, name, maxTextChars, contentType }: ParseRequest, images: ImageCollector | undefined): Promise<ParseOutcome> {
   switch (format) {
     case 'pdf':
-      return (await import('./parse-pdf.js')).parsePdf(bytes, name, maxTextChars);
+      return (await import('./parse-pdf.js')).parsePdf(bytes, name, maxTextChars, images);
     case 'html':
-      return (await import('./parse-html.js')).parseHtml(bytes, name, contentType);
+      return (await import('./parse-html.js')).parseHtml(bytes, name, contentType, images);
     case 'docx':
-      return (await import('./parse-docx.js')).parseDocx(bytes, name);
+      return (await import('./parse-docx.js')).parseDocx(bytes, name, images);
+    case 'image':
+      return (await import('./parse-image.js')).parseImage(bytes, name, images);
     case 'txt':
     case 'md':
     case 'csv':

@@ -2,7 +2,7 @@
 import { extname } from 'node:path';
 
 /** Formats the parse worker understands. */
-export type ParseFormat = 'pdf' | 'html' | 'md' | 'txt' | 'csv' | 'json' | 'docx';
+export type ParseFormat = 'pdf' | 'html' | 'md' | 'txt' | 'csv' | 'json' | 'docx' | 'image';
 /** Formats of files in the documents folder: the parse formats plus `.url` shortcuts. */
 export type FileFormat = ParseFormat | 'url';
 
@@ -19,6 +19,13 @@ const BY_EXTENSION: Record<string, FileFormat> = {
   '.json': 'json',
   '.docx': 'docx',
   '.url': 'url',
+  // Read by a vision model or Tesseract when one is set up.
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.webp': 'image',
+  '.gif': 'image',
+  '.bmp': 'image',
 };
 
 /** Extensions the extractor accepts, lower-case with the dot (for folder scans). */

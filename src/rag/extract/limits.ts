@@ -28,6 +28,8 @@ export const BINARY_SNIFF_BYTES = 64 * 1024;
 export const MAX_CONTROL_CHAR_RATIO = 0.05;
 /** Bytes of a `.url` file read for its URL; real ones are a few hundred bytes. */
 export const MAX_URL_FILE_BYTES = 64 * 1024;
+/** Largest image file an HTML page may show from beside it (bigger ones are left out). */
+export const MAX_LOCAL_IMAGE_BYTES = 20 * 2 ** 20;
 /** Warnings kept per file; the rest are counted in the last one. */
 export const MAX_WARNINGS = 10;
 

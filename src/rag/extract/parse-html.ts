@@ -4,6 +4,8 @@ import { errorMessage } from '../../errors.js';
 import { createInertDom } from './inert-dom.js';
 import { MAX_ARTICLE_CHILDREN, MAX_ARTICLE_DEPTH_LEVELS, MAX_ARTICLE_ELEMENTS } from './limits.js';
 import { htmlToMarkdown } from './markdown.js';
+import { replaceHtmlImages } from './html-images.js';
+import type { ImageCollector } from './image-collector.js';
 import { treeStats, treeText, type TreeNode, type TreeStats } from './html-tree.js';
 import { parseError, type ParseOutcome } from './parsed.js';
 
@@ -29,12 +31,14 @@ interface ReadabilityModule {
  * Readability finds no article the whole body is converted instead; a page past the MAX_ARTICLE_* bounds
  * (depth, elements, children of one node) skips jsdom and Readability, whose cost explodes there, for plain text.
  */
-export async function parseHtml(bytes: Uint8Array, name: string, contentType?: string): Promise<ParseOutcome> {
+export async function parseHtml(bytes: Uint8Array, name: string, contentType?: string, images?: ImageCollector): Promise<ParseOutcome> {
   const charset = /charset=["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
   const $ = loadBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
     encoding: { defaultEncoding: 'utf-8', ...(charset ? { transportLayerEncodingLabel: charset } : {}) },
   });
   $(NON_CONTENT_SELECTOR).remove();
+  // With a captioner, embedded (data: URI) images become caption placeholders where they stand.
+  if (images) await replaceHtmlImages($, images, name);
   const pageTitle = $('title').first().text().replace(/\s+/g, ' ').trim() || null;
   const root = $.root()[0] as unknown as TreeNode;
   const tooBig = articleSkipReason(treeStats(root));

@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import type { ExtractedPage } from '../types.js';
+import type { ImageCollector } from './image-collector.js';
 import { MIN_PDF_CHARS_PER_PAGE } from './limits.js';
+import { MAX_IMAGE_PIXELS } from '../vision/image-limits.js';
+import { collectFigures, collectScannedPage, placeFigures } from './pdf-images.js';
 import { parseError, type ParseOutcome } from './parsed.js';
 import { rebuildLines, type PdfTextItem } from './pdf-lines.js';
 
@@ -11,11 +14,13 @@ import { rebuildLines, type PdfTextItem } from './pdf-lines.js';
 const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
- * Extracts the text layer of every page, keeping page numbers. No text on any page → `no_text`
- * ("looks scanned"); some pages without text, or very little text overall → a warning;
- * a password → `parse_error` saying so. Stops reading pages once `maxTextChars` is reached.
+ * Extracts the text layer of every page, keeping page numbers. With `images` (a captioner is set up), figures
+ * get a placeholder where they stand and a page without a text layer is rendered for transcription; without
+ * it, no text on any page → `no_text` ("looks scanned") and some pages without text → a warning.
+ * Very little text overall → a warning; a password → `parse_error` saying so. Stops reading pages once
+ * `maxTextChars` is reached.
  */
-export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: number): Promise<ParseOutcome> {
+export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: number, images?: ImageCollector): Promise<ParseOutcome> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = pdfjs.getDocument({
     data: bytes,
@@ -26,6 +31,8 @@ export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: nu
     isOffscreenCanvasSupported: false,
     isImageDecoderSupported: false,
     enableXfa: false,
+    // Bigger images are never decoded (pdfjs draws nothing for them): a decompression bomb costs no memory.
+    maxImageSize: MAX_IMAGE_PIXELS,
     disableAutoFetch: true,
     disableStream: true,
     stopAtErrors: false,
@@ -45,6 +52,7 @@ export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: nu
     const pages: ExtractedPage[] = [];
     const emptyPages: number[] = [];
     const failedPages: number[] = [];
+    const scannedPages: number[] = [];
     let chars = 0;
     let pagesRead = 0;
     // Bounded by the page count; a text cap ends it early.
@@ -53,8 +61,14 @@ export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: nu
       try {
         const page = await doc.getPage(n);
         const content = await page.getTextContent({ includeMarkedContent: false });
-        const items = content.items.filter((item): item is PdfTextItem & typeof item => 'str' in item);
-        const text = rebuildLines(items);
+        const items: PdfTextItem[] = content.items.filter((item): item is PdfTextItem & typeof item => 'str' in item);
+        let text = rebuildLines(items);
+        if (images && text.replace(/\s/g, '') === '') {
+          text = await collectScannedPage(page, images, n);
+          if (text) scannedPages.push(n);
+        } else if (images) {
+          text = rebuildLines(placeFigures(items, await collectFigures(page, pdfjs.OPS, images, n, name)));
+        }
         page.cleanup();
         if (text.replace(/\s/g, '') === '') emptyPages.push(n);
         else pages.push({ page: n, text });
@@ -64,19 +78,22 @@ export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: nu
       }
     }
     const title = await readTitle(doc);
-    const visibleChars = pages.reduce((sum, p) => sum + p.text.replace(/\s/g, '').length, 0);
+    // Scanned pages count as text only once transcribed, on the host.
+    const visibleChars = pages.filter((p) => !scannedPages.includes(p.page)).reduce((sum, p) => sum + p.text.replace(/\s/g, '').length, 0);
     if (pages.length === 0) {
       if (failedPages.length === pagesRead) return parseError(`${name}: none of its ${pagesRead} page(s) could be read; the PDF looks damaged.`);
       return {
         ok: false,
         reason: 'no_text',
-        message: `${name} has no text layer on any of its ${pagesRead} page(s); it looks scanned (an image of text) and would need OCR.`,
+        message:
+          `${name} has no text layer on any of its ${pagesRead} page(s); it looks scanned (an image of text). ` +
+          'Set a vision model (profiles.yaml llm.vision) or install Tesseract OCR to read it.',
       };
     }
     const warnings: string[] = [];
     if (emptyPages.length > 0) warnings.push(`${pageList(emptyPages)} of ${name} ${emptyPages.length === 1 ? 'has' : 'have'} no text layer (scanned or image-only).`);
     if (failedPages.length > 0) warnings.push(`${pageList(failedPages)} of ${name} could not be read and ${failedPages.length === 1 ? 'was' : 'were'} skipped.`);
-    if (visibleChars < MIN_PDF_CHARS_PER_PAGE * pagesRead) {
+    if (scannedPages.length === 0 && visibleChars < MIN_PDF_CHARS_PER_PAGE * pagesRead) {
       warnings.push(`${name} has very little text (${visibleChars} characters on ${pagesRead} page(s)); it may be a scan with a partial text layer.`);
     }
     return { ok: true, title, pages, warnings };

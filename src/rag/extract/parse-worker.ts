@@ -1,12 +1,13 @@
 // Host-side handle on one parse worker thread: heap-limited, killed at a file's deadline, replaced when it dies.
 import { Worker } from 'node:worker_threads';
 import type { ExtractionResult } from '../types.js';
+import type { FoundImage, LocalImageRef } from './image-placeholder.js';
 import { WORKER_TERMINATE_WAIT_MS } from './limits.js';
 import { isParseReply, type ParseRequest } from './protocol.js';
 
 /** How one parse ended, from the host's side. */
 export type ParseJobOutcome =
-  | { kind: 'result'; result: ExtractionResult; heapUsedMb: number }
+  | { kind: 'result'; result: ExtractionResult; heapUsedMb: number; images: FoundImage[]; localImages: LocalImageRef[] }
   /** The deadline passed; the worker has been terminated. */
   | { kind: 'timeout' }
   /** The worker ended (crash, heap limit) before replying. */
@@ -28,7 +29,9 @@ export class ParseWorker {
   private constructor(private readonly worker: Worker) {
     worker.on('message', (message: unknown) => {
       if (!isParseReply(message) || message.id !== this.pending?.id) return;
-      this.pending.settle({ kind: 'result', result: message.result, heapUsedMb: message.heapUsedMb });
+      this.pending.settle({ kind: 'result', result: message.result, heapUsedMb: message.heapUsedMb, images: Array.isArray(message.images) ? message.images : [],
+        localImages: Array.isArray(message.localImages) ? message.localImages : [],
+      });
     });
     worker.on('error', (err: Error & { code?: string }) => {
       this.dead = true;

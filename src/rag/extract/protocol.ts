@@ -1,6 +1,7 @@
 // Messages between the extractor (host) and its parse worker thread.
 import type { ExtractionResult } from '../types.js';
 import type { ParseFormat } from './formats.js';
+import type { FoundImage, LocalImageRef } from './image-placeholder.js';
 
 /** Host → worker: parse these bytes. */
 export interface ParseRequest {
@@ -14,6 +15,11 @@ export interface ParseRequest {
   maxTextChars: number;
   /** Content-Type of a fetched body (its charset helps decode HTML), if any. */
   contentType?: string;
+  /**
+   * Set when a captioner is there: images are collected and placeholders marked with this nonce; with
+   * `localFiles` (a file of the documents folder, not a fetched page) an HTML page's relative <img> are listed too.
+   */
+  images?: { nonce: string; localFiles: boolean };
 }
 
 /** Worker → host: the outcome of one request, and the heap left behind (for recycling). */
@@ -22,6 +28,10 @@ export interface ParseReply {
   id: number;
   result: ExtractionResult;
   heapUsedMb: number;
+  /** Images to caption (only with `images` in the request and an ok result); placeholders in the pages mark their places. */
+  images?: FoundImage[];
+  /** Image files an HTML page shows from beside it, for the host to read; their placeholders are in the pages. */
+  localImages?: LocalImageRef[];
 }
 
 /** True when `value` looks like a ParseReply (the host trusts nothing that crosses the thread boundary blindly). */

@@ -97,14 +97,14 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
 }
 
-/** A ZIP archive of stored (uncompressed) entries. */
-export function buildZip(entries: Array<{ name: string; text: string }>): Buffer {
+/** A ZIP archive of stored (uncompressed) entries, each text (UTF-8) or bytes. */
+export function buildZip(entries: Array<{ name: string; text: string } | { name: string; data: Buffer }>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
-    const data = Buffer.from(entry.text, 'utf8');
+    const data = 'data' in entry ? entry.data : Buffer.from(entry.text, 'utf8');
     const crc = crc32(data);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
