@@ -1,14 +1,17 @@
-// What a question needs, started once and shared by `cortex ask` and the REPL: LLM, servers, sandbox, memory.
+// What a question needs, started once and shared by `cortex ask`, the REPL, `cortex serve` and `cortex mcp`: LLM, servers, sandbox, memory.
 import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
+import { SessionBusyError } from '../errors.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
 import { MultiMcp } from '../mcp/multi-mcp.js';
+import type { ServerStatus } from '../mcp/types.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
+import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 
@@ -18,6 +21,20 @@ export interface RuntimeOptions {
   /** `--session`: continue this session instead of starting a new one. */
   session?: string;
   /** `--strategy`: overrides the profile's planning and exploration modes. */
+  strategy?: string;
+  /** Sandbox worker processes for questions answered at once (`cortex serve`, `cortex mcp`). Default 1. */
+  sandboxWorkers?: number;
+}
+
+/** Options of one Runtime.ask(). */
+export interface AskOptions {
+  /** Every agent event, ending with one `result` event. Must not throw. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Aborting ends the run with status 'cancelled'. */
+  signal?: AbortSignal;
+  /** The session to answer in (see openSession); default the Runtime's own (the REPL's). */
+  session?: SessionMemory;
+  /** A strategy name overriding the Runtime's for this question. */
   strategy?: string;
 }
 
@@ -30,6 +47,9 @@ export class Runtime {
     public memory: SessionMemory,
     private readonly strategy: StrategyName,
   ) {}
+
+  /** Ids of sessions with a question running: one question at a time per session file. */
+  private readonly busySessions = new Set<string>();
 
   /**
    * Picks the LLM first (so a missing one fails before anything starts), then starts the servers.
@@ -54,7 +74,9 @@ export class Runtime {
       : SessionMemory.create({ baseDir: config.paths.memory });
     const multi = await MultiMcp.start(config.servers);
     for (const s of multi.statuses()) if (s.state === 'failed') out.error(`warning: ${s.error}`);
-    return new Runtime(config, client, multi, createSandbox(), memory, strategy);
+    const workers = options.sandboxWorkers ?? 1;
+    const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
+    return new Runtime(config, client, multi, sandbox, memory, strategy);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
@@ -62,8 +84,44 @@ export class Runtime {
     this.memory = SessionMemory.create({ baseDir: this.config.paths.memory });
   }
 
-  /** Answers one question. Never throws for the model's mistakes: they are in the result. */
-  async ask(query: string, { onEvent, signal }: { onEvent?: (e: AgentEvent) => void; signal?: AbortSignal } = {}): Promise<AgentRunResult> {
+  /**
+   * Continues a saved session, or starts a new one when `id` is undefined (nothing is written until a question).
+   * @throws UsageError for a malformed or unknown id; MemoryError for a corrupt session file.
+   */
+  async openSession(id?: string): Promise<SessionMemory> {
+    const baseDir = this.config.paths.memory;
+    return id === undefined ? SessionMemory.create({ baseDir }) : SessionMemory.open({ baseDir, sessionId: id });
+  }
+
+  /** The MCP servers' status and tools. */
+  servers(): ServerStatus[] {
+    return this.multi.statuses();
+  }
+
+  /**
+   * Answers one question; emits its events through `onEvent`, the last being `{type: 'result'}`. Questions in
+   * different sessions run side by side (servers shared, sandbox pooled). Never throws for the model's mistakes:
+   * they are in the result. @throws SessionBusyError when the session is answering another question;
+   * UsageError for an unknown strategy; the LLM's errors (see runAgent).
+   */
+  async ask(query: string, { onEvent, signal, session = this.memory, strategy }: AskOptions = {}): Promise<AgentRunResult> {
+    const planning = this.config.profile.strategy;
+    const chosen = strategy === undefined ? this.strategy : resolveStrategy({ planningMode: planning.planning_mode, explorationMode: planning.exploration_mode, override: strategy });
+    if (this.busySessions.has(session.id)) throw new SessionBusyError(session.id);
+    this.busySessions.add(session.id);
+    let result: AgentRunResult;
+    try {
+      result = await this.run(query, session, chosen, onEvent, signal);
+    } finally {
+      // The session's last write lands before another question may use it.
+      await session.flush().catch(() => undefined);
+      this.busySessions.delete(session.id);
+    }
+    onEvent?.({ type: 'result', result });
+    return result;
+  }
+
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     const ready = new Set(this.multi.statuses().filter((s) => s.state === 'ready').map((s) => s.id));
     return runAgent({
@@ -80,12 +138,12 @@ export class Runtime {
         maxOutputChars: sandbox.max_output_chars,
         toolTimeoutMs: sandbox.tool_timeout_ms,
       },
-      strategy: this.strategy,
+      strategy,
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
-      memory: this.memory,
-      trace: new Trace(this.memory.tracePath),
+      memory,
+      trace: new Trace(memory.tracePath),
       ...(onEvent ? { onEvent } : {}),
       ...(signal ? { signal } : {}),
     });
