@@ -162,7 +162,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         await log.llmCall('decision', step, decision.llm);
         await log.plan({ step, lifeline: lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed, code: decision.code });
 
-        emit({ type: 'running', step, lifelinesLeft });
+        emit({ type: 'running', step, lifelinesLeft, code: decision.code });
         // The memory fallback narrows what the prompt shows, not what the step may call.
         const callable = catalogue.narrowed ? [...catalogue.tools, ...stepTools.filter((t) => !catalogue.tools.includes(t))] : catalogue.tools;
         const sandboxStarted = performance.now();

@@ -86,7 +86,7 @@ export type AgentEvent =
       /** True when the memory fallback narrowed the catalogue. */
       narrowed: boolean;
     }
-  | { type: 'running'; step: number; lifelinesLeft: number }
+  | { type: 'running'; step: number; lifelinesLeft: number; /** The model's answer about to run. */ code: string }
   | { type: 'tool_call'; phase: 'start' | 'end'; step: number; record: ToolCallRecord }
   | { type: 'outcome'; step: number; lifelinesLeft: number; outcome: StepOutcome; detail: string }
   | { type: 'result'; result: AgentRunResult };
