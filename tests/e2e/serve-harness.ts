@@ -74,6 +74,11 @@ export function ask(url: string, body: unknown, { sse = true, headers = {}, sign
   });
 }
 
+/** A response's JSON body, untyped (tests check it with matchers). */
+export async function jsonOf(response: Response | Promise<Response>): Promise<any> {
+  return (await response).json();
+}
+
 /** The plan of each step of "Add the ASCII codes of AB": codes first, then their sum. */
 export const TWO_STEP_PLANS = {
   first: `async function solve() { const c = await tools.strings_to_chars_to_int({ string: "AB" }); return "FURTHER_PROCESSING_REQUIRED: " + JSON.stringify(c); }`,

@@ -7,7 +7,7 @@ import { builtPath } from '../../src/paths.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fenced, MATH_SERVER_YAML, tempProject } from './ask-harness.js';
-import { ask, ollamaEnv, parseSse, startPlanningLlm, startServe, type ServeRun } from './serve-harness.js';
+import { ask, jsonOf, ollamaEnv, parseSse, startPlanningLlm, startServe, type ServeRun } from './serve-harness.js';
 
 const TWO_STEP_QUESTION = 'Add the ASCII codes of AB';
 /** A question with `HANG-<n>` gets no plan the first time a prompt carries that marker (later prompts may quote it from memory). */
@@ -99,7 +99,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     await reached;
     return { abort: () => controller.abort(), response };
   }
-  const running = async () => ((await (await fetch(`${serve.url}/healthz`)).json()) as { running: number }).running;
+  const running = async () => ((await jsonOf(fetch(`${serve.url}/healthz`))) as { running: number }).running;
 
   it('streams every agent event of a two-step question, ending with the object `cortex ask --json` prints', async () => {
     const response = await ask(serve.url, { question: TWO_STEP_QUESTION });
@@ -120,37 +120,37 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
   });
 
   it('answers with that object alone for Accept: application/json, and continues the session it names', async () => {
-    const first = await (await ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false })).json();
+    const first = await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }));
     expect(first).toMatchObject({ status: 'answered', answer: '131' });
     const second = await ask(serve.url, { question: 'Again: add the ASCII codes of AB', session_id: first.session_id }, { sse: false });
     expect(second.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await second.json()).toMatchObject({ status: 'answered', session_id: first.session_id });
+    expect(await jsonOf(second)).toMatchObject({ status: 'answered', session_id: first.session_id });
 
-    const session = await (await fetch(`${serve.url}/v1/sessions/${first.session_id}`)).json();
+    const session = await jsonOf(fetch(`${serve.url}/v1/sessions/${first.session_id}`));
     const questions = session.items.filter((i: any) => i.type === 'run_metadata' && i.metadata.event === 'start').map((i: any) => i.text);
     expect(questions).toEqual([TWO_STEP_QUESTION, 'Again: add the ASCII codes of AB']);
-    const listed = await (await fetch(`${serve.url}/v1/sessions`)).json();
+    const listed = await jsonOf(fetch(`${serve.url}/v1/sessions`));
     expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(first.session_id);
     expect((await fetch(`${serve.url}/v1/sessions/1700000000-abcdef`)).status).toBe(404);
     expect((await ask(serve.url, { question: 'x', session_id: '1700000000-abcdef' }, { sse: false })).status).toBe(404);
   });
 
   it('cancels a question when its client disconnects, and refuses a second question in a busy session with 409', async () => {
-    const first = await (await ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false })).json();
+    const first = await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }));
     const { abort, response } = await startHangingQuestion({ session_id: first.session_id });
     const busy = await ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse: false });
     expect(busy.status).toBe(409);
-    expect((await busy.json()).error.code).toBe('session_busy');
+    expect((await jsonOf(busy)).error.code).toBe('session_busy');
     abort();
     await expect(response.then((r) => r.text())).rejects.toThrow();
 
     const items = await pollUntil(
-      async () => (await (await fetch(`${serve.url}/v1/sessions/${first.session_id}`)).json()).items as any[],
+      async () => (await jsonOf(fetch(`${serve.url}/v1/sessions/${first.session_id}`))).items as any[],
       (list) => list.some((i) => i.metadata?.status === 'cancelled'),
     );
     expect(items.filter((i) => i.metadata?.event === 'end').map((i) => i.metadata.status)).toEqual(['cancelled']);
     await pollUntil(running, (n) => n === 0);
-    expect(await (await ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse: false })).json()).toMatchObject({ status: 'answered' });
+    expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse: false }))).toMatchObject({ status: 'answered' });
   });
 
   it('answers questions side by side, and refuses one past max_concurrent with 429 and Retry-After', async () => {
@@ -163,7 +163,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     const refused = await ask(serve.url, { question: TWO_STEP_QUESTION });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
-    expect((await refused.json()).error.code).toBe('too_many_questions');
+    expect((await jsonOf(refused)).error.code).toBe('too_many_questions');
     for (const h of held) h.abort();
     await pollUntil(running, (n) => n === 0);
   });
@@ -171,7 +171,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
   it('refuses bad requests with a JSON error and stays up', async () => {
     const error = async (r: Response | Promise<Response>) => {
       const response = await r;
-      return [response.status, ((await response.json()) as { error: { code: string } }).error.code];
+      return [response.status, ((await jsonOf(response)) as { error: { code: string } }).error.code];
     };
     expect(await error(ask(serve.url, '{"question": '))).toEqual([400, 'malformed_json']);
     expect(await error(ask(serve.url, {}))).toEqual([400, 'bad_request']);
@@ -198,13 +198,13 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
         })),
       );
     }
-    expect(await (await ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false })).json()).toMatchObject({ status: 'answered' });
+    expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }))).toMatchObject({ status: 'answered' });
   });
 
   it('refuses requests from other origins unless configured, and host names other than loopback', async () => {
     const evil = await fetch(`${serve.url}/v1/servers`, { headers: { origin: 'http://evil.example' } });
     expect(evil.status).toBe(403);
-    expect((await evil.json()).error.code).toBe('origin_refused');
+    expect((await jsonOf(evil)).error.code).toBe('origin_refused');
     const allowed = await fetch(`${serve.url}/v1/servers`, { headers: { origin: 'http://localhost:3000' } });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
@@ -223,11 +223,11 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
       body: '# Launch notes\n\nThe launch code of the Zephyr probe is ZEBRA-42. It was chosen by the mission board.\n',
     });
     expect(upload.status).toBe(201);
-    expect(await upload.json()).toMatchObject({ name: 'launch notes.md', chunks: 1 });
-    const listed = await (await fetch(`${serve.url}/v1/documents`)).json();
+    expect(await jsonOf(upload)).toMatchObject({ name: 'launch notes.md', chunks: 1 });
+    const listed = await jsonOf(fetch(`${serve.url}/v1/documents`));
     expect(listed.documents.map((d: { name: string }) => d.name)).toContain('launch notes.md');
 
-    const answer = await (await ask(serve.url, { question: 'What is the launch code of the Zephyr probe?' }, { sse: false })).json();
+    const answer = await jsonOf(ask(serve.url, { question: 'What is the launch code of the Zephyr probe?' }, { sse: false }));
     expect(answer.status).toBe('answered');
     expect(answer.answer).toContain('ZEBRA-42');
     expect(answer.answer).toContain('[Source: launch notes.md');
@@ -274,7 +274,7 @@ describe('cortex serve access rules', () => {
       expect((await fetch(`${url}/v1/servers`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
       expect((await ask(url, { question: TWO_STEP_QUESTION }, { sse: false })).status).toBe(401);
       const answered = await ask(url, { question: TWO_STEP_QUESTION }, { sse: false, headers: { authorization: 'Bearer sesame-123' } });
-      expect(await answered.json()).toMatchObject({ status: 'answered', answer: '131' });
+      expect(await jsonOf(answered)).toMatchObject({ status: 'answered', answer: '131' });
     } finally {
       expect(await serve.stop()).toBe(0);
       await llm.close();
