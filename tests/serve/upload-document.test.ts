@@ -30,7 +30,7 @@ describe('checkUploadName', () => {
     ['bell\u0007.md', 'a control character'],
     ['nul\u0000.md', 'a NUL byte'],
     [`${'a'.repeat(250)}.md`, 'too long'],
-  ])('refuses %j (%s) with 400', (name) => {
+  ] as Array<[string | null, string]>)('refuses %j (%s) with 400', (name) => {
     expect(refusal(name)).toEqual([400, expect.any(String)]);
   });
 
