@@ -39,7 +39,8 @@ describe('cortex mcp (the SDK client over stdio, real servers and sandbox)', () 
   });
 
   it('answers a two-step question with text and structured content, sending progress for each agent event', async () => {
-    const progress: Progress[] = [];
+    // The SDK hands over the notification's params, _meta included, though its type omits it.
+    const progress: Array<Progress & { _meta?: Record<string, unknown> }> = [];
     const result = await client.callTool({ name: 'ask', arguments: { question: 'Add the ASCII codes of AB' } }, undefined, {
       onprogress: (p) => progress.push(p),
     });

@@ -90,7 +90,7 @@ export const TWO_STEP_PLANS = {
  * (the second step's prompt carries the first step's result [65,66]). `special` may answer some prompts
  * otherwise (another plan, or `{hang: true}`).
  */
-export async function startPlanningLlm(special?: (prompt: string, stage: 'perception' | 'decision') => FakeReply | undefined): Promise<FakeLlmServer> {
+export async function startPlanningLlm(special?: (prompt: string, stage: 'perception' | 'decision') => FakeReply | Promise<FakeReply> | undefined): Promise<FakeLlmServer> {
   return startFakeOllamaServer({
     replies: (req: RecordedRequest) => {
       if (req.path !== '/api/chat') return undefined;
