@@ -18,6 +18,8 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 /** Idle keep-alive connections are closed after this. */
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** On close, how long cancelled questions get to write their last memory items. */
+const SHUTDOWN_WAIT_MS = 5_000;
 /** Open connections at most; more are refused at once, so a flood cannot exhaust file descriptors. */
 export const MAX_CONNECTIONS = 512;
 
@@ -39,7 +41,7 @@ export interface CortexServer {
   /** e.g. http://127.0.0.1:8765 */
   readonly url: string;
   readonly server: Server;
-  /** Stops accepting, cancels running questions and closes every connection. */
+  /** Stops accepting, cancels running questions (closing their connections) and waits for them to end, boundedly. */
   close(): Promise<void>;
 }
 
@@ -124,10 +126,13 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
   return {
     url: `http://${shownHost}:${address.port}`,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)));
+      await Promise.race([Promise.all([closed, slots.idle()]), deadline]);
+      clearTimeout(timer);
+    },
   };
 }

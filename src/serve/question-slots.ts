@@ -6,6 +6,7 @@ export const RETRY_AFTER_SECONDS = 5;
 /** A counter of running questions with a hard limit. */
 export class QuestionSlots {
   private used = 0;
+  private readonly idleWaiters: Array<() => void> = [];
 
   constructor(readonly limit: number) {}
 
@@ -23,6 +24,12 @@ export class QuestionSlots {
       if (released) return;
       released = true;
       this.used--;
+      if (this.used === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     };
+  }
+
+  /** Resolves once no question is running. */
+  idle(): Promise<void> {
+    return this.used === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 }

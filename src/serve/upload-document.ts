@@ -20,7 +20,6 @@ export const MAX_UPLOAD_NAME_CHARS = 200;
  */
 export function checkUploadName(name: string | null): string {
   if (!name) throw new ApiError(400, 'bad_name', 'give the file name as ?name=<file name>');
-  // eslint-disable-next-line no-control-regex
   if (name.length > MAX_UPLOAD_NAME_CHARS || /[/\\\x00-\x1f\x7f]/.test(name) || name === '.' || name === '..') {
     throw new ApiError(400, 'bad_name', `"${name.slice(0, 80)}" is not a plain file name (no folders, at most ${MAX_UPLOAD_NAME_CHARS} characters)`);
   }
