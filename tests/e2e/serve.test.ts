@@ -201,6 +201,17 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }))).toMatchObject({ status: 'answered' });
   });
 
+  it('finishes a question whose client never reads its stream, without holding up others', async () => {
+    const body = JSON.stringify({ question: TWO_STEP_QUESTION });
+    const socket = connect(Number(new URL(serve.url).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write(`POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }))).toMatchObject({ status: 'answered' });
+    await pollUntil(running, (n) => n === 0);
+    socket.destroy();
+  });
+
   it('refuses requests from other origins unless configured, and host names other than loopback', async () => {
     const evil = await fetch(`${serve.url}/v1/servers`, { headers: { origin: 'http://evil.example' } });
     expect(evil.status).toBe(403);
