@@ -73,3 +73,10 @@ export class SessionBusyError extends CortexError {
     super('session_busy', `session ${sessionId} is answering another question; wait for it to finish or use another session`);
   }
 }
+
+/** No saved session has this id. */
+export class SessionNotFoundError extends CortexError {
+  constructor(readonly sessionId: string, options?: { cause?: unknown }) {
+    super('session_not_found', `no session ${sessionId} (see \`cortex sessions\`)`, options);
+  }
+}

@@ -3,11 +3,12 @@ import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
-import { SessionBusyError } from '../errors.js';
+import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
 import { MultiMcp } from '../mcp/multi-mcp.js';
 import type { ServerStatus } from '../mcp/types.js';
+import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
@@ -32,8 +33,11 @@ export interface AskOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Aborting ends the run with status 'cancelled'. */
   signal?: AbortSignal;
-  /** The session to answer in (see openSession); default the Runtime's own (the REPL's). */
-  session?: SessionMemory;
+  /**
+   * Where to answer: 'new' (a new session), `{id}` (a saved session, read once no other question runs in it),
+   * or by default the Runtime's own session (the REPL's).
+   */
+  session?: 'new' | { id: string };
   /** A strategy name overriding the Runtime's for this question. */
   strategy?: string;
 }
@@ -84,15 +88,6 @@ export class Runtime {
     this.memory = SessionMemory.create({ baseDir: this.config.paths.memory });
   }
 
-  /**
-   * Continues a saved session, or starts a new one when `id` is undefined (nothing is written until a question).
-   * @throws UsageError for a malformed or unknown id; MemoryError for a corrupt session file.
-   */
-  async openSession(id?: string): Promise<SessionMemory> {
-    const baseDir = this.config.paths.memory;
-    return id === undefined ? SessionMemory.create({ baseDir }) : SessionMemory.open({ baseDir, sessionId: id });
-  }
-
   /** The MCP servers' status and tools. */
   servers(): ServerStatus[] {
     return this.multi.statuses();
@@ -100,25 +95,48 @@ export class Runtime {
 
   /**
    * Answers one question; emits its events through `onEvent`, the last being `{type: 'result'}`. Questions in
-   * different sessions run side by side (servers shared, sandbox pooled). Never throws for the model's mistakes:
-   * they are in the result. @throws SessionBusyError when the session is answering another question;
-   * UsageError for an unknown strategy; the LLM's errors (see runAgent).
+   * different sessions run side by side (servers shared, sandbox pooled); a saved session is read only after
+   * taking its lock, so two questions never write one session file from different copies. Never throws for the
+   * model's mistakes: they are in the result. @throws SessionBusyError when the session is answering another
+   * question; SessionNotFoundError; UsageError for an unknown strategy or a malformed session id; MemoryError
+   * for a corrupt session file; the LLM's errors (see runAgent).
    */
-  async ask(query: string, { onEvent, signal, session = this.memory, strategy }: AskOptions = {}): Promise<AgentRunResult> {
+  async ask(query: string, { onEvent, signal, session: where, strategy }: AskOptions = {}): Promise<AgentRunResult> {
     const planning = this.config.profile.strategy;
     const chosen = strategy === undefined ? this.strategy : resolveStrategy({ planningMode: planning.planning_mode, explorationMode: planning.exploration_mode, override: strategy });
-    if (this.busySessions.has(session.id)) throw new SessionBusyError(session.id);
-    this.busySessions.add(session.id);
+    const { id, load } = this.sessionTarget(where);
+    if (this.busySessions.has(id)) throw new SessionBusyError(id);
+    this.busySessions.add(id);
+    let session: SessionMemory | undefined;
     let result: AgentRunResult;
     try {
+      session = await load();
       result = await this.run(query, session, chosen, onEvent, signal);
     } finally {
       // The session's last write lands before another question may use it.
-      await session.flush().catch(() => undefined);
-      this.busySessions.delete(session.id);
+      await session?.flush().catch(() => undefined);
+      this.busySessions.delete(id);
     }
     onEvent?.({ type: 'result', result });
     return result;
+  }
+
+  /** The session a question asks for: its id (locked first) and how to load it (a saved one is read only then). */
+  private sessionTarget(where: AskOptions['session']): { id: string; load: () => Promise<SessionMemory> } {
+    const baseDir = this.config.paths.memory;
+    if (where === undefined || where === 'new') {
+      const memory = where === 'new' ? SessionMemory.create({ baseDir }) : this.memory;
+      return { id: memory.id, load: async () => memory };
+    }
+    const parsed = parseSessionId(where.id);
+    if (!parsed) throw new UsageError(`"${where.id.slice(0, 80)}" is not a session id (expected e.g. 1718000000-a1b2c3; see \`cortex sessions\`)`);
+    return {
+      id: parsed.id,
+      load: () =>
+        SessionMemory.open({ baseDir, sessionId: parsed.id }).catch((err: unknown) => {
+          throw err instanceof UsageError ? new SessionNotFoundError(parsed.id, { cause: err }) : err;
+        }),
+    };
   }
 
   private run(query: string, memory: SessionMemory, strategy: StrategyName, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {

@@ -18,6 +18,7 @@ export class ApiError extends CortexError {
 const STATUS_BY_CODE: Record<string, number> = {
   usage: 400,
   session_busy: 409,
+  session_not_found: 404,
   llm_unavailable: 503,
   llm_request: 502,
   mcp: 502,

@@ -3,8 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AgentEvent } from '../agent/types.js';
 import { resultJson } from '../cli/result-json.js';
-import type { Runtime } from '../cli/runtime.js';
-import { UsageError } from '../errors.js';
+import type { AskOptions, Runtime } from '../cli/runtime.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { ApiError, toApiError } from './api-error.js';
 import { readJsonBody, sendJson } from './http-io.js';
@@ -47,9 +46,7 @@ export async function handleAsk(
   // Closing the connection cancels the question (a finished response closes too, harmlessly).
   res.on('close', () => controller.abort());
   try {
-    const session = await runtime.openSession(session_id).catch((err: unknown) => {
-      throw err instanceof UsageError ? new ApiError(404, 'session_not_found', err.message) : err;
-    });
+    const session = session_id === undefined ? 'new' : { id: session_id };
     if ((req.headers.accept ?? '').includes('text/event-stream')) {
       await streamAnswer(res, { runtime, question, session, strategy, signal: controller.signal, headers });
     } else {
@@ -63,7 +60,7 @@ export async function handleAsk(
 
 async function streamAnswer(
   res: ServerResponse,
-  options: { runtime: Runtime; question: string; session: Awaited<ReturnType<Runtime['openSession']>>; strategy?: string; signal: AbortSignal; headers: Record<string, string> },
+  options: { runtime: Runtime; question: string; session: AskOptions['session']; strategy?: string; signal: AbortSignal; headers: Record<string, string> },
 ): Promise<void> {
   const { runtime, question, session, strategy, signal, headers } = options;
   for (const [key, value] of Object.entries(headers)) res.setHeader(key, value);

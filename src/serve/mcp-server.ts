@@ -49,11 +49,10 @@ export function buildCortexMcpServer({ runtime, maxConcurrent }: { runtime: Runt
       const release = slots.tryAcquire();
       if (!release) return errorResult(`${slots.limit} questions are already running; try again in a few seconds.`);
       try {
-        const session = await runtime.openSession(session_id);
         const token = extra._meta?.progressToken;
         let progress = 0;
         const result = await runtime.ask(question, {
-          session,
+          session: session_id === undefined ? 'new' : { id: session_id },
           signal: extra.signal,
           onEvent: (event) => {
             if (token === undefined || event.type === 'result') return;
