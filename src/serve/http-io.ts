@@ -9,9 +9,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** Body bytes still read (and dropped) after refusing a request, so the client can read the refusal; past this the connection is cut. */
+const MAX_DISCARDED_BYTES = 8 * 2 ** 20;
+/** How long a refused request's remaining body is read before the connection is cut. */
+const DISCARD_TIMEOUT_MS = 5_000;
+
 /**
- * Sends an error as `{error: {code, message}}`. A request whose body was not read closes the connection, so a
- * refused 100 MB upload is not drained into the void first.
+ * Sends an error as `{error: {code, message}}`. When the request's body was not read to its end (a refused
+ * 100 MB upload), the rest is read and dropped for a bounded number of bytes and time, then the connection is
+ * cut: the client gets to read the refusal instead of a reset, and nothing is buffered.
  */
 export function sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   const error = toApiError(err);
@@ -19,8 +25,26 @@ export function sendError(req: IncomingMessage, res: ServerResponse, err: unknow
     res.destroy();
     return;
   }
-  const close: Record<string, string> = req.complete ? {} : { connection: 'close' };
-  sendJson(res, error.status, { error: { code: error.code, message: error.message } }, { ...error.headers, ...close });
+  sendJson(res, error.status, { error: { code: error.code, message: error.message } }, error.headers);
+  if (!req.complete) discardRest(req);
+}
+
+function discardRest(req: IncomingMessage): void {
+  let dropped = 0;
+  const cut = () => req.destroy();
+  const timer = setTimeout(cut, DISCARD_TIMEOUT_MS).unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_DISCARDED_BYTES) cut();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+/** The body's chunks; stopping early (a size limit) leaves the request open so the refusal can still be sent. */
+export function bodyChunks(req: IncomingMessage): AsyncIterable<Buffer> {
+  return { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer> };
 }
 
 /** Refuses a body announced as larger than `maxBytes` before reading any of it. */
@@ -39,7 +63,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   checkDeclaredLength(req, maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  for await (const chunk of bodyChunks(req)) {
     size += chunk.length;
     if (size > maxBytes) throw new ApiError(413, 'body_too_large', `the request body is larger than the limit of ${maxBytes} bytes`);
     chunks.push(chunk);

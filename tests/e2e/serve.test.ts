@@ -17,28 +17,20 @@ const SEARCH_PLAN = `async function solve() { const found = await tools.search_s
 /** Requests made while waiting for the server to notice something; each awaits a real answer, no timers. */
 const MAX_POLLS = 2_000;
 
-/** Sends one raw HTTP request (fetch cannot set Host or stream a body of a declared length it does not send). */
+/** Sends one raw HTTP request on its own connection (fetch cannot set Host, nor announce a length it does not send). */
 function rawRequest(url: string, options: { method?: string; path: string; headers?: Record<string, string | number>; body?: Buffer | string; chunks?: number }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers: options.headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers: options.headers, agent: false }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on('error', reject);
     if (options.chunks) {
-      // A chunked body with no length: keep sending 1 MB pieces until the server answers (bounded).
-      const piece = Buffer.alloc(2 ** 20, 0x61);
-      let sent = 0;
-      const pump = () => {
-        while (sent < options.chunks! && !req.destroyed) {
-          sent++;
-          if (!req.write(piece)) return void req.once('drain', pump);
-        }
-        req.end();
-      };
-      pump();
+      // A chunked body (no length announced) of `chunks` pieces of 64 KB.
+      for (let i = 0; i < options.chunks; i++) req.write(Buffer.alloc(65_536, 0x61));
+      req.end();
     } else {
       req.end(options.body);
     }
@@ -186,7 +178,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
 
     const declared = await rawRequest(serve.url, { path: '/v1/ask', headers: { 'content-type': 'application/json', 'content-length': 100 * 2 ** 20 }, body: Buffer.alloc(65_536, 0x20) });
     expect([declared.status, JSON.parse(declared.body).error.code]).toEqual([413, 'body_too_large']);
-    const chunked = await rawRequest(serve.url, { path: '/v1/ask', headers: { 'content-type': 'application/json' }, chunks: 100 });
+    const chunked = await rawRequest(serve.url, { path: '/v1/ask', headers: { 'content-type': 'application/json' }, chunks: 4 });
     expect([chunked.status, JSON.parse(chunked.body).error.code]).toEqual([413, 'body_too_large']);
 
     for (let batch = 0; batch < 10; batch++) {
