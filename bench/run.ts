@@ -9,6 +9,7 @@ const BENCHES: Array<[string, () => Promise<Figure[]>]> = [
   ['rag', async () => (await import('./rag.js')).runRagBench()],
   ['reply-corpus', async () => (await import('./reply-corpus.js')).runReplyCorpusBench()],
   ['images', async () => (await import('./images.js')).runImagesBench()],
+  ['serve', async () => (await import('./serve.js')).runServeBench()],
 ];
 
 const only = process.argv.slice(2);

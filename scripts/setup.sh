@@ -17,6 +17,16 @@ fi
 echo "==> Installing dependencies (isolated-vm compiles from source; faiss-node is built against FAISS)"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 
+echo "==> Chromium for the web page's browser tests (Debian's package; no browser is ever downloaded)"
+if [ -x /usr/bin/chromium ]; then
+  echo "    found $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)"
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+else
+  echo "    skipped (not root): the page's tests need it: sudo apt-get install -y chromium"
+fi
+
 echo "==> Building"
 npm run build --silent
 

@@ -52,6 +52,25 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     );
 
   program
+    .command('serve')
+    .description('serve the HTTP API (live events) and the web page')
+    .option('--host <address>', 'address to bind (default: the profile, 127.0.0.1); not loopback needs CORTEX_API_TOKEN')
+    .option('--port <n>', 'port (default: the profile, 8765; 0 picks a free one)')
+    .action((opts: { host?: string; port?: string }) =>
+      run(async (config, out) =>
+        (await import('./cli/serve-command.js')).serveCommand(
+          config,
+          { ...runtimeOptions(program), ...(opts.host ? { host: opts.host } : {}), ...(opts.port !== undefined ? { port: Number(opts.port) } : {}) },
+          out,
+        ),
+      ),
+    );
+  program
+    .command('mcp')
+    .description('run Cortex-R as an MCP server on stdio (tool: ask)')
+    .action(() => run(async (config, out) => (await import('./cli/mcp-command.js')).mcpCommand(config, runtimeOptions(program), out)));
+
+  program
     .command('index')
     .description('index the documents folder for search (only new and changed files)')
     .option('--rebuild', 're-extract and re-embed every file')

@@ -66,3 +66,17 @@ export class UsageError extends CortexError {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A question is already running in this session; session files are written by one question at a time. */
+export class SessionBusyError extends CortexError {
+  constructor(readonly sessionId: string) {
+    super('session_busy', `session ${sessionId} is answering another question; wait for it to finish or use another session`);
+  }
+}
+
+/** No saved session has this id. */
+export class SessionNotFoundError extends CortexError {
+  constructor(readonly sessionId: string, options?: { cause?: unknown }) {
+    super('session_not_found', `no session ${sessionId} (see \`cortex sessions\`)`, options);
+  }
+}

@@ -177,7 +177,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         await log.llmCall('decision', step, decision.llm);
         await log.plan({ step, lifeline: lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed, code: decision.code });
 
-        emit({ type: 'running', step, lifelinesLeft });
+        emit({ type: 'running', step, lifelinesLeft, code: decision.code });
         // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
         const callable = catalogue.tools;
         const sandboxStarted = performance.now();

@@ -69,7 +69,10 @@ export interface AgentRunResult {
   reason: string | null;
 }
 
-/** Progress events, in order: perceiving, perceived, then per attempt planning, running, tool calls, outcome. */
+/**
+ * Progress events, in order: perceiving, perceived, then per attempt planning, running, tool calls, outcome;
+ * last, once, `result` with what runAgent returned (the Runtime emits it, so every view ends on the same object).
+ */
 export type AgentEvent =
   | { type: 'perceiving'; step: number; maxSteps: number }
   | { type: 'perceived'; step: number; servers: string[]; fallback: boolean; reason?: string }
@@ -84,6 +87,7 @@ export type AgentEvent =
       /** True when the memory fallback narrowed the catalogue. */
       narrowed: boolean;
     }
-  | { type: 'running'; step: number; lifelinesLeft: number }
+  | { type: 'running'; step: number; lifelinesLeft: number; /** The model's answer about to run. */ code: string }
   | { type: 'tool_call'; phase: 'start' | 'end'; step: number; record: ToolCallRecord }
-  | { type: 'outcome'; step: number; lifelinesLeft: number; outcome: StepOutcome; detail: string };
+  | { type: 'outcome'; step: number; lifelinesLeft: number; outcome: StepOutcome; detail: string }
+  | { type: 'result'; result: AgentRunResult };

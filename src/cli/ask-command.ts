@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createProgress } from './progress.js';
+import { resultJson } from './result-json.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { terminalAsk } from './terminal-ask.js';
 
@@ -24,8 +25,7 @@ export async function askCommand(config: LoadedConfig, question: string, options
 /** The answer on stdout (or the whole result with --json); why it gave up on stderr. */
 export function printResult(result: AgentRunResult, out: Output): void {
   if (out.json) {
-    const { reason, ...json } = result;
-    out.result({ ...json, ...(reason ? { reason } : {}) });
+    out.result(resultJson(result));
     return;
   }
   if (result.status === 'answered') out.line(result.answer ?? '');

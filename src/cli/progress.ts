@@ -30,6 +30,9 @@ export function describeEvent(event: AgentEvent): string | null {
       return event.outcome === 'final_answer' || event.outcome === 'further_processing'
         ? `step ${event.step}: ${event.outcome.replace('_', ' ')}`
         : `step ${event.step}: ${event.outcome.replace('_', ' ')}: ${event.detail.split('\n')[0]}`;
+    case 'result':
+      // The command prints the result itself.
+      return null;
   }
 }
 

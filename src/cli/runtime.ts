@@ -1,19 +1,21 @@
-// What a question needs, started once and shared by `cortex ask` and the REPL: LLM, servers, sandbox, memory.
+// What a question needs, started once and shared by `cortex ask`, the REPL, `cortex serve` and `cortex mcp`: LLM, servers, sandbox, memory.
 import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
-import { UsageError } from '../errors.js';
+import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
 import { createApprovalGate, withApproval, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
 import { MultiMcp } from '../mcp/multi-mcp.js';
-import type { ToolCaller } from '../mcp/types.js';
+import type { ServerStatus, ToolCaller } from '../mcp/types.js';
+import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
+import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 
@@ -30,11 +32,28 @@ export interface RuntimeOptions {
   record?: string;
   /** `ask --replay FILE`: answer from a recording instead of an LLM. */
   replay?: string;
+  /** Sandbox worker processes for questions answered at once (`cortex serve`, `cortex mcp`). Default 1. */
+  sandboxWorkers?: number;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
 export interface RuntimeInteraction {
   ask?: AskUser;
+}
+
+/** Options of one Runtime.ask(). */
+export interface AskOptions {
+  /** Every agent event, ending with one `result` event. Must not throw. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Aborting ends the run with status 'cancelled'. */
+  signal?: AbortSignal;
+  /**
+   * Where to answer: 'new' (a new session), `{id}` (a saved session, read once no other question runs in it),
+   * or by default the Runtime's own session (the REPL's).
+   */
+  session?: 'new' | { id: string };
+  /** A strategy name overriding the Runtime's for this question. */
+  strategy?: string;
 }
 
 export class Runtime {
@@ -48,6 +67,9 @@ export class Runtime {
     public memory: SessionMemory,
     private readonly strategy: StrategyName,
   ) {}
+
+  /** Ids of sessions with a question running: one question at a time per session file. */
+  private readonly busySessions = new Set<string>();
 
   /**
    * Picks the LLM first (so a missing one fails before anything starts), then starts the servers.
@@ -75,7 +97,9 @@ export class Runtime {
       },
       ...(interaction.ask ? { ask: interaction.ask } : {}),
     });
-    return new Runtime(config, client, multi, withApproval(multi, approve), createSandbox(), memory, strategy);
+    const workers = options.sandboxWorkers ?? 1;
+    const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy);
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -101,8 +125,58 @@ export class Runtime {
     this.memory = SessionMemory.create({ baseDir: this.config.paths.memory });
   }
 
-  /** Answers one question. Never throws for the model's mistakes: they are in the result. */
-  async ask(query: string, { onEvent, signal }: { onEvent?: (e: AgentEvent) => void; signal?: AbortSignal } = {}): Promise<AgentRunResult> {
+  /** The MCP servers' status and tools. */
+  servers(): ServerStatus[] {
+    return this.multi.statuses();
+  }
+
+  /**
+   * Answers one question; emits its events through `onEvent`, the last being `{type: 'result'}`. Questions in
+   * different sessions run side by side (servers shared, sandbox pooled); a saved session is read only after
+   * taking its lock, so two questions never write one session file from different copies. Never throws for the
+   * model's mistakes: they are in the result. @throws SessionBusyError when the session is answering another
+   * question; SessionNotFoundError; UsageError for an unknown strategy or a malformed session id; MemoryError
+   * for a corrupt session file; the LLM's errors (see runAgent).
+   */
+  async ask(query: string, { onEvent, signal, session: where, strategy }: AskOptions = {}): Promise<AgentRunResult> {
+    const planning = this.config.profile.strategy;
+    const chosen = strategy === undefined ? this.strategy : resolveStrategy({ planningMode: planning.planning_mode, explorationMode: planning.exploration_mode, override: strategy });
+    const { id, load } = this.sessionTarget(where);
+    if (this.busySessions.has(id)) throw new SessionBusyError(id);
+    this.busySessions.add(id);
+    let session: SessionMemory | undefined;
+    let result: AgentRunResult;
+    try {
+      session = await load();
+      result = await this.run(query, session, chosen, onEvent, signal);
+    } finally {
+      // The session's last write lands before another question may use it.
+      await session?.flush().catch(() => undefined);
+      this.busySessions.delete(id);
+    }
+    onEvent?.({ type: 'result', result });
+    return result;
+  }
+
+  /** The session a question asks for: its id (locked first) and how to load it (a saved one is read only then). */
+  private sessionTarget(where: AskOptions['session']): { id: string; load: () => Promise<SessionMemory> } {
+    const baseDir = this.config.paths.memory;
+    if (where === undefined || where === 'new') {
+      const memory = where === 'new' ? SessionMemory.create({ baseDir }) : this.memory;
+      return { id: memory.id, load: async () => memory };
+    }
+    const parsed = parseSessionId(where.id);
+    if (!parsed) throw new UsageError(`"${where.id.slice(0, 80)}" is not a session id (expected e.g. 1718000000-a1b2c3; see \`cortex sessions\`)`);
+    return {
+      id: parsed.id,
+      load: () =>
+        SessionMemory.open({ baseDir, sessionId: parsed.id }).catch((err: unknown) => {
+          throw err instanceof UsageError ? new SessionNotFoundError(parsed.id, { cause: err }) : err;
+        }),
+    };
+  }
+
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     const ready = new Set(this.multi.statuses().filter((s) => s.state === 'ready').map((s) => s.id));
     return runAgent({
@@ -119,12 +193,12 @@ export class Runtime {
         maxOutputChars: sandbox.max_output_chars,
         toolTimeoutMs: sandbox.tool_timeout_ms,
       },
-      strategy: this.strategy,
+      strategy,
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
-      memory: this.memory,
-      trace: new Trace(this.memory.tracePath),
+      memory,
+      trace: new Trace(memory.tracePath),
       ...(onEvent ? { onEvent } : {}),
       ...(signal ? { signal } : {}),
     });

@@ -113,6 +113,23 @@ export const ProfileSchema = z.strictObject({
       allow: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  serve: z
+    .strictObject({
+      /** Address `cortex serve` binds; anything but loopback needs CORTEX_API_TOKEN. */
+      host: z.string().min(1).default('127.0.0.1'),
+      port: boundedInt(0, 65_535, 8765),
+      /** Questions answered at once (HTTP and `cortex mcp`); one more gets 429 with Retry-After. */
+      max_concurrent: boundedInt(1, 64, 4),
+      /** Sandbox worker processes shared by the running questions. */
+      sandbox_workers: boundedInt(1, 32, 2),
+      /** Origins (e.g. http://localhost:3000) whose pages may call the API; other cross-origin requests are refused. */
+      allowed_origins: z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'an origin like http://localhost:3000 (scheme, host, optional port)')).default([]),
+      /** Largest JSON request body. */
+      max_body_bytes: boundedInt(1_024, 10 * 2 ** 20, 2 ** 20),
+      /** Largest document upload (the indexer's own per-file limit still applies). */
+      max_upload_bytes: boundedInt(1_024, 1024 * 2 ** 20, 50 * 2 ** 20),
+    })
+    .prefault({}),
   paths: z
     .strictObject({
       documents: z.string().default('documents'),

@@ -35,9 +35,10 @@ export interface FakeReply {
 
 /**
  * The script: a queue of replies used by the model endpoints in order, or a function of each
- * request (return undefined to fall back to the built-in answers, e.g. /api/version).
+ * request (return undefined to fall back to the built-in answers, e.g. /api/version; return a
+ * promise to answer when the test says so).
  */
-export type ReplyScript = FakeReply[] | ((request: RecordedRequest) => FakeReply | undefined);
+export type ReplyScript = FakeReply[] | ((request: RecordedRequest) => FakeReply | Promise<FakeReply> | undefined);
 
 export interface FakeLlmServer {
   /** Base URL, e.g. http://127.0.0.1:43121. */
@@ -72,10 +73,10 @@ export async function startScriptedServer(protocol: ScriptedServerProtocol, scri
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
 
-  const choose = (request: RecordedRequest): FakeReply => {
+  const choose = async (request: RecordedRequest): Promise<FakeReply> => {
     const refusal = protocol.refuse?.(request);
     if (refusal) return refusal;
-    const scripted = replyFor?.(request);
+    const scripted = await replyFor?.(request);
     if (scripted) return scripted;
     const builtIn = protocol.builtIn(request);
     if (builtIn) return builtIn;
@@ -95,7 +96,7 @@ export async function startScriptedServer(protocol: ScriptedServerProtocol, scri
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
       }
-      send(res, choose(request));
+      void choose(request).then((reply) => send(res, reply));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,136 @@
+// Benchmark: `cortex serve` under 20 concurrent two-step questions (instant LLM), and one question over HTTP vs `cortex ask`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../src/paths.js';
+import { median, round, type Figure } from './stats.js';
+
+/** Questions sent at once. */
+const CONCURRENT = 20;
+/** Single questions timed each way for the overhead figure. */
+const RUNS = 5;
+/** Any one process or request of the benchmark is abandoned past this. */
+const TIMEOUT_MS = 120_000;
+
+const FIRST = 'async function solve() { const c = await tools.strings_to_chars_to_int({ string: "AB" }); return "FURTHER_PROCESSING_REQUIRED: " + JSON.stringify(c); }';
+const SECOND = 'async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 65, b: 66 }); }';
+
+/** An Ollama-speaking server that answers at once: perception JSON, then step 1's plan, then (prompt carrying [65,66]) step 2's. */
+function startInstantLlm(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
+      const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }> };
+      const prompt = (request.messages ?? []).map((m) => m.content).join('\n');
+      const content = request.format
+        ? JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ['math'] })
+        : `\`\`\`js\n${prompt.includes('[65,66]') ? SECOND : FIRST}\n\`\`\``;
+      res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+function startServe(profile: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, '--quiet', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /serving on (http:\/\/\S+?)\/? /.exec(out);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.on('close', (code) => reject(new Error(`cortex serve exited with ${code}: ${out}`)));
+  });
+}
+
+async function askHttp(url: string): Promise<{ ms: number; status: string; totalMs: number }> {
+  const started = performance.now();
+  const response = await fetch(`${url}/v1/ask`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ question: 'Add the ASCII codes of AB' }),
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  const json = (await response.json()) as { status?: string; timings?: { total_ms: number } };
+  return { ms: performance.now() - started, status: json.status ?? `HTTP ${response.status}`, totalMs: json.timings?.total_ms ?? 0 };
+}
+
+function askCli(profile: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, '--json', 'ask', 'Add the ASCII codes of AB'], { env, timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      if ((JSON.parse(out || '{}') as { status?: string }).status !== 'answered') reject(new Error(`cortex ask did not answer: ${out.slice(0, 300)}`));
+      else resolve(performance.now() - started);
+    });
+  });
+}
+
+/** Resident set of a process in MB, now (VmRSS) and at its peak (VmHWM), from /proc. */
+function rssMb(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { now: round(kb('VmRSS') / 1024, 1), peak: round(kb('VmHWM') / 1024, 1) };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export async function runServeBench(): Promise<Figure[]> {
+  const { server: llm, url: llmUrl } = await startInstantLlm();
+  const root = mkdtempSync(join(tmpdir(), 'cortex-bench-serve-'));
+  const profile = join(root, 'profiles.yaml');
+  writeFileSync(
+    profile,
+    `serve:\n  max_concurrent: ${CONCURRENT}\n  sandbox_workers: 2\n` +
+      `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
+      `mcp_servers:\n  - id: math\n    script: ${join(PROJECT_ROOT, 'dist', 'bundle', 'math.js')}\n    description: Arithmetic and ASCII codes\n`,
+  );
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', OLLAMA_HOST: llmUrl };
+  delete env.GEMINI_API_KEY;
+  delete env.GOOGLE_API_KEY;
+  const { child, url } = await startServe(profile, env);
+  const figures: Figure[] = [];
+  try {
+    await askHttp(url);
+    const idle = rssMb(child.pid!);
+    const burstStarted = performance.now();
+    const burst = await Promise.all(Array.from({ length: CONCURRENT }, () => askHttp(url)));
+    const burstMs = performance.now() - burstStarted;
+    const answered = burst.filter((r) => r.status === 'answered').length;
+    const latencies = burst.map((r) => r.ms);
+    const after = rssMb(child.pid!);
+    figures.push({ bench: 'serve', name: `${CONCURRENT} concurrent two-step questions: answered`, value: answered, unit: `of ${CONCURRENT}`, target: `= ${CONCURRENT}`, ok: answered === CONCURRENT });
+    figures.push({ bench: 'serve', name: `${CONCURRENT} concurrent: latency p50`, value: round(percentile(latencies, 50)), unit: 'ms', note: '2 sandbox workers' });
+    figures.push({ bench: 'serve', name: `${CONCURRENT} concurrent: latency p95`, value: round(percentile(latencies, 95)), unit: 'ms' });
+    figures.push({ bench: 'serve', name: `${CONCURRENT} concurrent: all answered after`, value: round(burstMs), unit: 'ms' });
+    figures.push({ bench: 'serve', name: 'server process RSS, idle (after one question)', value: idle.now, unit: 'MB' });
+    figures.push({ bench: 'serve', name: `server process RSS, peak through the ${CONCURRENT} questions`, value: after.peak, unit: 'MB' });
+
+    const http: Array<{ ms: number; totalMs: number }> = [];
+    for (let i = 0; i < RUNS; i++) http.push(await askHttp(url));
+    const cli: number[] = [];
+    await askCli(profile, env);
+    for (let i = 0; i < RUNS; i++) cli.push(await askCli(profile, env));
+    const httpMs = median(http.map((r) => r.ms));
+    figures.push({ bench: 'serve', name: 'one two-step question over HTTP (server warm): wall', value: round(httpMs), unit: 'ms', runs: RUNS });
+    figures.push({ bench: 'serve', name: 'one two-step question over HTTP: beyond the run itself (wall − total_ms)', value: round(median(http.map((r) => r.ms - r.totalMs))), unit: 'ms', runs: RUNS });
+    figures.push({ bench: 'serve', name: 'the same question with `cortex ask --json` (new process): wall', value: round(median(cli)), unit: 'ms', runs: RUNS });
+  } finally {
+    child.kill('SIGTERM');
+    llm.close();
+  }
+  return figures;
+}

@@ -1,0 +1,28 @@
+// `cortex mcp`: Cortex-R as an MCP server over stdio. stdout carries the protocol only; every log goes to stderr.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { LoadedConfig } from '../config/load-config.js';
+import { buildCortexMcpServer } from '../serve/mcp-server.js';
+import { EXIT } from './exit-codes.js';
+import type { Output } from './output.js';
+import { Runtime, type RuntimeOptions } from './runtime.js';
+
+/** Runs until the client closes stdin (or SIGINT / SIGTERM). `out` is used for its stderr methods only. */
+export async function mcpCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
+  const runtime = await Runtime.start(config, { ...options, sandboxWorkers: config.profile.serve.sandbox_workers }, out);
+  const server = buildCortexMcpServer({ runtime, maxConcurrent: config.profile.serve.max_concurrent });
+  try {
+    const closed = new Promise<void>((resolve) => {
+      server.server.onclose = resolve;
+      process.stdin.once('end', resolve);
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await server.connect(new StdioServerTransport());
+    out.info('cortex mcp: ready on stdio');
+    await closed;
+  } finally {
+    await server.close().catch(() => undefined);
+    await runtime.close();
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,57 @@
+// A pool of worker-backed sandboxes, so concurrent questions (`cortex serve`, `cortex mcp`) run their plans side by side.
+import { createSandbox, type CreateSandboxOptions, type ProcessSandbox } from './create-sandbox.js';
+import type { Sandbox, SandboxResult, SandboxRunOptions } from './types.js';
+
+/** Upper bound on the pool size: each worker is a Node process of roughly 40 MB. */
+export const MAX_SANDBOX_WORKERS = 32;
+
+/** Options of createSandboxPool(). */
+export interface SandboxPoolOptions extends CreateSandboxOptions {
+  /** Worker processes at most (1..MAX_SANDBOX_WORKERS); each is started on first need. */
+  size: number;
+}
+
+/**
+ * A Sandbox that runs each plan on an idle createSandbox() instance, starting up to `size` of them; when all
+ * are busy a run waits for the next to free up. The waiting list is bounded by the callers: the server admits
+ * at most `serve.max_concurrent` questions, each with one plan running at a time. `run()` never throws.
+ */
+export function createSandboxPool({ size, ...options }: SandboxPoolOptions): Sandbox {
+  const limit = Math.max(1, Math.min(MAX_SANDBOX_WORKERS, Math.floor(size)));
+  const all: ProcessSandbox[] = [];
+  const idle: ProcessSandbox[] = [];
+  const waiting: Array<(sandbox: ProcessSandbox) => void> = [];
+  let closed = false;
+
+  const acquire = (): Promise<ProcessSandbox> => {
+    const free = idle.pop();
+    if (free) return Promise.resolve(free);
+    if (all.length < limit) {
+      const sandbox = createSandbox(options);
+      all.push(sandbox);
+      return Promise.resolve(sandbox);
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = (sandbox: ProcessSandbox) => {
+    const next = waiting.shift();
+    if (next) next(sandbox);
+    else idle.push(sandbox);
+  };
+
+  return {
+    async run(runOptions: SandboxRunOptions): Promise<SandboxResult> {
+      if (closed) return { ok: false, error: { kind: 'crash', message: 'The sandbox was closed; no code can run.' }, logs: [], calls: [], ms: 0 };
+      const sandbox = await acquire();
+      try {
+        return await sandbox.run(runOptions);
+      } finally {
+        release(sandbox);
+      }
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all(all.map((sandbox) => sandbox.close()));
+    },
+  };
+}

@@ -1,0 +1,77 @@
+// POST /v1/ask: one question, answered as server-sent events (one per agent event) or as one JSON object.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { AgentEvent } from '../agent/types.js';
+import { resultJson } from '../cli/result-json.js';
+import type { AskOptions, Runtime } from '../cli/runtime.js';
+import { parseSessionId } from '../memory/memory-item.js';
+import { ApiError, toApiError } from './api-error.js';
+import { readJsonBody, sendJson } from './http-io.js';
+import { QuestionSlots, RETRY_AFTER_SECONDS } from './question-slots.js';
+import { SseStream } from './sse-stream.js';
+
+/** Longest question accepted, in characters: a question, not a document (upload those). */
+export const MAX_QUESTION_CHARS = 20_000;
+
+const AskBodySchema = z.strictObject({
+  question: z.string({ error: 'question is required (a string)' }).trim().min(1, { error: 'question is empty' }).max(MAX_QUESTION_CHARS, { error: `question is longer than ${MAX_QUESTION_CHARS} characters` }),
+  session_id: z.string().optional(),
+  strategy: z.string().optional(),
+});
+
+/** The SSE data of an event: the event itself, except `result`, whose data is exactly `cortex ask --json`'s object. */
+export function eventData(event: AgentEvent): unknown {
+  return event.type === 'result' ? resultJson(event.result) : event;
+}
+
+/** Handles POST /v1/ask for a server whose questions share `runtime` and `slots`. */
+export async function handleAsk(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { runtime, slots, maxBodyBytes, headers }: { runtime: Runtime; slots: QuestionSlots; maxBodyBytes: number; headers: Record<string, string> },
+): Promise<void> {
+  const parsed = AskBodySchema.safeParse(await readJsonBody(req, maxBodyBytes));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path.join('.');
+    throw new ApiError(400, 'bad_request', issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : `${key && !issue.message.startsWith(key) ? `${key}: ` : ''}${issue.message}`);
+  }
+  const { question, session_id, strategy } = parsed.data;
+  if (session_id !== undefined && !parseSessionId(session_id)) throw new ApiError(400, 'bad_session_id', `"${session_id.slice(0, 80)}" is not a session id (e.g. 1718000000-a1b2c3)`);
+  const release = slots.tryAcquire();
+  if (!release) {
+    throw new ApiError(429, 'too_many_questions', `${slots.limit} questions are already running; retry in a few seconds`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+  }
+  const controller = new AbortController();
+  // Closing the connection cancels the question (a finished response closes too, harmlessly).
+  res.on('close', () => controller.abort());
+  try {
+    const session = session_id === undefined ? 'new' : { id: session_id };
+    if ((req.headers.accept ?? '').includes('text/event-stream')) {
+      await streamAnswer(res, { runtime, question, session, strategy, signal: controller.signal, headers });
+    } else {
+      const result = await runtime.ask(question, { session, strategy, signal: controller.signal });
+      if (!res.destroyed) sendJson(res, 200, resultJson(result), headers);
+    }
+  } finally {
+    release();
+  }
+}
+
+async function streamAnswer(
+  res: ServerResponse,
+  options: { runtime: Runtime; question: string; session: AskOptions['session']; strategy?: string; signal: AbortSignal; headers: Record<string, string> },
+): Promise<void> {
+  const { runtime, question, session, strategy, signal, headers } = options;
+  for (const [key, value] of Object.entries(headers)) res.setHeader(key, value);
+  const stream = new SseStream(res);
+  try {
+    await runtime.ask(question, { session, strategy, signal, onEvent: (event) => stream.send(event.type, eventData(event)) });
+  } catch (err) {
+    // Before the first event the answer can still carry a proper status; after it, an `error` event ends the stream.
+    if (!stream.open) throw err;
+    const error = toApiError(err);
+    stream.send('error', { error: { code: error.code, message: error.message } });
+  }
+  stream.end();
+}

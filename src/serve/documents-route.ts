@@ -1,0 +1,68 @@
+// GET and POST /v1/documents: list the documents folder; upload one file into it and index it at once.
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LoadedConfig } from '../config/load-config.js';
+import type { Embedder } from '../rag/embed/embedder.js';
+import { embedderForProfile, indexFolder } from '../rag/index-folder.js';
+import type { IndexSummary } from '../rag/index/index-documents.js';
+import { scanDocuments } from '../rag/index/scan-documents.js';
+import { ApiError } from './api-error.js';
+import { sendJson } from './http-io.js';
+import { checkUploadName, saveUpload } from './upload-document.js';
+
+/** How long an upload waits for another indexer (e.g. the documents server refreshing before a search). */
+const INDEX_LOCK_WAIT_MS = 30_000;
+/** Files listed by GET /v1/documents at most. */
+const MAX_LISTED_DOCUMENTS = 1_000;
+
+/** The documents endpoints of one server: uploads are indexed one after another. */
+export function createDocumentsRoute({ config, maxUploadBytes }: { config: LoadedConfig; maxUploadBytes: number }) {
+  const { documents: documentsDir, faissIndex: indexDir } = config.paths;
+  let embedder: Promise<Embedder> | undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+
+  const index = async (name: string): Promise<{ summary: IndexSummary; chunks: number; failure?: string }> => {
+    embedder ??= embedderForProfile(config.profile.llm.embedding, config.models.models, process.env);
+    embedder.catch(() => (embedder = undefined));
+    let chunks = 0;
+    const summary = await indexFolder({
+      documentsDir,
+      indexDir,
+      embedder: await embedder,
+      chunking: config.profile.rag.chunking,
+      lockWaitMs: INDEX_LOCK_WAIT_MS,
+      onProgress: (event) => {
+        if (event.phase === 'file' && event.file === name) chunks = event.chunks;
+      },
+    });
+    return { summary, chunks, failure: summary.failed.find((f) => f.file === name)?.reason };
+  };
+
+  return {
+    /** GET /v1/documents: the files the indexer would read, and the ones it refuses (symlinks, devices). */
+    async list(_req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+      const scan = await scanDocuments(documentsDir, { exclude: [indexDir] }).catch((err: NodeJS.ErrnoException) => {
+        throw new ApiError(500, 'documents_folder', `cannot read the documents folder: ${err.code ?? err.message}`);
+      });
+      const documents = scan.files.slice(0, MAX_LISTED_DOCUMENTS).map((f) => ({ name: f.rel, bytes: f.size, modified: new Date(f.mtimeMs).toISOString() }));
+      sendJson(res, 200, { documents, refused: scan.refused, total: scan.files.length }, headers);
+    },
+
+    /**
+     * POST /v1/documents?name=<file>: the raw body becomes documents/<file> (replacing one of that name), then the
+     * folder is indexed. 201 with the chunk count; 422 (and the file removed) when the indexer cannot read it.
+     */
+    async upload(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, url: URL): Promise<void> {
+      const name = checkUploadName(url.searchParams.get('name'));
+      const saved = await saveUpload({ req, documentsDir, name, maxBytes: maxUploadBytes });
+      const run = chain.then(() => index(name));
+      chain = run.catch(() => undefined);
+      const { summary, chunks, failure } = await run;
+      if (failure !== undefined) {
+        await rm(saved.path, { force: true });
+        throw new ApiError(422, 'unreadable_document', `${name} could not be indexed, so it was not kept: ${failure}`);
+      }
+      sendJson(res, 201, { name, bytes: saved.bytes, chunks, index: { chunks: summary.chunks, ms: summary.ms } }, headers);
+    },
+  };
+}

@@ -1,0 +1,286 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtPath } from '../../src/paths.js';
+import { resultOf, runCli } from '../cli/run-cli.js';
+import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { fenced, MATH_SERVER_YAML, tempProject } from './ask-harness.js';
+import { ask, jsonOf, ollamaEnv, parseSse, startPlanningLlm, startServe, type ServeRun } from './serve-harness.js';
+
+const TWO_STEP_QUESTION = 'Add the ASCII codes of AB';
+/** A question with `HANG-<n>` gets no plan the first time a prompt carries that marker (later prompts may quote it from memory). */
+const HANG = /HANG-\d+/;
+const DOCUMENTS_PERCEPTION = JSON.stringify({ intent: 'look up', entities: ['Zephyr'], tool_hint: 'search_stored_documents', selected_servers: ['documents'] });
+const SEARCH_PLAN = `async function solve() { const found = await tools.search_stored_documents({ query: "launch code Zephyr probe", k: 1 }); return "FINAL_ANSWER: " + found; }`;
+/** Requests made while waiting for the server to notice something; each awaits a real answer, no timers. */
+const MAX_POLLS = 2_000;
+
+/** Sends one raw HTTP request on its own connection (fetch cannot set Host, nor announce a length it does not send). */
+function rawRequest(url: string, options: { method?: string; path: string; headers?: Record<string, string | number>; body?: Buffer | string; chunks?: number }): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path, headers: options.headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (options.chunks) {
+      // A chunked body (no length announced) of `chunks` pieces of 64 KB.
+      for (let i = 0; i < options.chunks; i++) req.write(Buffer.alloc(65_536, 0x61));
+      req.end();
+    } else {
+      req.end(options.body);
+    }
+  });
+}
+
+async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < MAX_POLLS; i++) {
+    const value = await read();
+    if (done(value)) return value;
+  }
+  throw new Error(`condition not reached after ${MAX_POLLS} requests`);
+}
+
+/** A result without what differs between two runs of the same plans: ids and times. */
+const normalise = (json: any) => ({
+  ...json,
+  session_id: 'S',
+  timings: 'T',
+  steps: json.steps.map((s: any) => ({ ...s, tool_calls: s.tool_calls.map((c: any) => ({ ...c, ms: 'T' })) })),
+});
+
+describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () => {
+  let llm: FakeLlmServer;
+  let serve: ServeRun;
+  let project: ReturnType<typeof tempProject>;
+  const hanging: Array<() => void> = [];
+  const hung = new Set<string>();
+  let hangCount = 0;
+
+  beforeAll(async () => {
+    llm = await startPlanningLlm((prompt, stage) => {
+      if (prompt.includes('Zephyr')) return ollamaChatReply(stage === 'perception' ? DOCUMENTS_PERCEPTION : fenced(SEARCH_PLAN));
+      if (stage === 'perception') return undefined;
+      const marker = HANG.exec(prompt)?.[0];
+      if (marker === undefined || hung.has(marker)) return undefined;
+      hung.add(marker);
+      hanging.shift()?.();
+      return { hang: true };
+    });
+    project = tempProject({
+      extra: 'serve:\n  max_concurrent: 2\n  max_body_bytes: 65536\n  max_upload_bytes: 8192\n  allowed_origins: [http://localhost:3000]\n',
+      servers: MATH_SERVER_YAML + `  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: the user's documents\n`,
+    });
+    mkdirSync(project.documentsDir);
+    serve = await startServe(project.profile, ollamaEnv(llm.url));
+  });
+  afterAll(async () => {
+    expect(await serve?.stop()).toBe(0);
+    await llm?.close();
+  });
+
+  /** Starts a question whose plan never comes; resolves with its abort function once the LLM has it. */
+  async function startHangingQuestion(body: Record<string, unknown> = {}): Promise<{ abort: () => void; response: Promise<Response> }> {
+    const controller = new AbortController();
+    const reached = new Promise<void>((resolve) => hanging.push(resolve));
+    const response = ask(serve.url, { question: `HANG-${++hangCount} ${TWO_STEP_QUESTION}`, ...body }, { signal: controller.signal });
+    await reached;
+    return { abort: () => controller.abort(), response };
+  }
+  const running = async () => ((await jsonOf(fetch(`${serve.url}/healthz`))) as { running: number }).running;
+
+  it('streams every agent event of a two-step question, ending with the object `cortex ask --json` prints', async () => {
+    const response = await ask(serve.url, { question: TWO_STEP_QUESTION });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = parseSse(await response.text());
+    const attempt = ['perceiving', 'perceived', 'planning', 'running', 'tool_call', 'tool_call', 'outcome'];
+    expect(events.map((e) => e.event)).toEqual([...attempt, ...attempt, 'result']);
+    for (const e of events.slice(0, -1)) expect(e.data.type).toBe(e.event);
+    expect(events[4]!.data).toMatchObject({ phase: 'start', record: { tool: 'strings_to_chars_to_int', args: { string: 'AB' } } });
+    expect(events[6]!.data).toMatchObject({ outcome: 'further_processing', detail: '[65,66]' });
+    expect(events[3]!.data.code).toContain('strings_to_chars_to_int');
+
+    const result = events.at(-1)!.data;
+    expect(result).toMatchObject({ status: 'answered', answer: '131' });
+    const cli = resultOf(await runCli(['--profile', project.profile, '--json', 'ask', TWO_STEP_QUESTION], { env: ollamaEnv(llm.url) }));
+    expect(normalise(result)).toEqual(normalise(cli));
+  });
+
+  it('answers with that object alone for Accept: application/json, and continues the session it names', async () => {
+    const first = await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }));
+    expect(first).toMatchObject({ status: 'answered', answer: '131' });
+    const second = await ask(serve.url, { question: 'Again: add the ASCII codes of AB', session_id: first.session_id }, { sse: false });
+    expect(second.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await jsonOf(second)).toMatchObject({ status: 'answered', session_id: first.session_id });
+
+    const session = await jsonOf(fetch(`${serve.url}/v1/sessions/${first.session_id}`));
+    const questions = session.items.filter((i: any) => i.type === 'run_metadata' && i.metadata.event === 'start').map((i: any) => i.text);
+    expect(questions).toEqual([TWO_STEP_QUESTION, 'Again: add the ASCII codes of AB']);
+    const listed = await jsonOf(fetch(`${serve.url}/v1/sessions`));
+    expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(first.session_id);
+    expect((await fetch(`${serve.url}/v1/sessions/1700000000-abcdef`)).status).toBe(404);
+    expect((await ask(serve.url, { question: 'x', session_id: '1700000000-abcdef' }, { sse: false })).status).toBe(404);
+  });
+
+  it('cancels a question when its client disconnects, and refuses a second question in a busy session with 409', async () => {
+    const first = await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }));
+    const { abort, response } = await startHangingQuestion({ session_id: first.session_id });
+    const busy = await ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse: false });
+    expect(busy.status).toBe(409);
+    expect((await jsonOf(busy)).error.code).toBe('session_busy');
+    abort();
+    await expect(response.then((r) => r.text())).rejects.toThrow();
+
+    const items = await pollUntil(
+      async () => (await jsonOf(fetch(`${serve.url}/v1/sessions/${first.session_id}`))).items as any[],
+      (list) => list.some((i) => i.metadata?.status === 'cancelled'),
+    );
+    expect(items.filter((i) => i.metadata?.event === 'end').map((i) => i.metadata.status)).toEqual(['cancelled']);
+    await pollUntil(running, (n) => n === 0);
+    expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse: false }))).toMatchObject({ status: 'answered' });
+  });
+
+  it('answers questions side by side, and refuses one past max_concurrent with 429 and Retry-After', async () => {
+    const both = await Promise.all([ask(serve.url, { question: TWO_STEP_QUESTION }), ask(serve.url, { question: TWO_STEP_QUESTION })]);
+    const streams = await Promise.all(both.map(async (r) => parseSse(await r.text())));
+    for (const events of streams) expect(events.at(-1)).toMatchObject({ event: 'result', data: { status: 'answered', answer: '131' } });
+    expect(new Set(streams.map((events) => events.at(-1)!.data.session_id)).size).toBe(2);
+
+    const held = [await startHangingQuestion(), await startHangingQuestion()];
+    const refused = await ask(serve.url, { question: TWO_STEP_QUESTION });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect((await jsonOf(refused)).error.code).toBe('too_many_questions');
+    for (const h of held) h.abort();
+    await pollUntil(running, (n) => n === 0);
+  });
+
+  it('refuses bad requests with a JSON error and stays up', async () => {
+    const error = async (r: Response | Promise<Response>) => {
+      const response = await r;
+      return [response.status, ((await jsonOf(response)) as { error: { code: string } }).error.code];
+    };
+    expect(await error(ask(serve.url, '{"question": '))).toEqual([400, 'malformed_json']);
+    expect(await error(ask(serve.url, {}))).toEqual([400, 'bad_request']);
+    expect(await error(ask(serve.url, { question: '   ' }))).toEqual([400, 'bad_request']);
+    expect(await error(ask(serve.url, { question: 'hi', colour: 'blue' }))).toEqual([400, 'bad_request']);
+    expect(await error(ask(serve.url, [1, 2]))).toEqual([400, 'bad_request']);
+    expect(await error(ask(serve.url, { question: 'hi', session_id: '../../etc/passwd' }))).toEqual([400, 'bad_session_id']);
+    expect(await error(ask(serve.url, { question: 'hi', strategy: 'reckless' }))).toEqual([400, 'usage']);
+    expect(await error(fetch(`${serve.url}/v1/ask`, { method: 'POST', body: 'question=hi', headers: { 'content-type': 'text/plain' } }))).toEqual([415, 'unsupported_media_type']);
+    expect(await error(fetch(`${serve.url}/v1/ask`))).toEqual([405, 'method_not_allowed']);
+    expect(await error(fetch(`${serve.url}/v1/nothing`))).toEqual([404, 'not_found']);
+
+    const declared = await rawRequest(serve.url, { path: '/v1/ask', headers: { 'content-type': 'application/json', 'content-length': 100 * 2 ** 20 }, body: Buffer.alloc(65_536, 0x20) });
+    expect([declared.status, JSON.parse(declared.body).error.code]).toEqual([413, 'body_too_large']);
+    const chunked = await rawRequest(serve.url, { path: '/v1/ask', headers: { 'content-type': 'application/json' }, chunks: 4 });
+    expect([chunked.status, JSON.parse(chunked.body).error.code]).toEqual([413, 'body_too_large']);
+
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(
+        Array.from({ length: 100 }, () => new Promise<void>((resolve) => {
+          const socket = connect(Number(new URL(serve.url).port), '127.0.0.1', () => socket.destroy());
+          socket.on('close', () => resolve());
+          socket.on('error', () => resolve());
+        })),
+      );
+    }
+    expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }))).toMatchObject({ status: 'answered' });
+  });
+
+  it('finishes a question whose client never reads its stream, without holding up others', async () => {
+    const body = JSON.stringify({ question: TWO_STEP_QUESTION });
+    const socket = connect(Number(new URL(serve.url).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write(`POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    expect(await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }))).toMatchObject({ status: 'answered' });
+    await pollUntil(running, (n) => n === 0);
+    socket.destroy();
+  });
+
+  it('refuses requests from other origins unless configured, and host names other than loopback', async () => {
+    const evil = await fetch(`${serve.url}/v1/servers`, { headers: { origin: 'http://evil.example' } });
+    expect(evil.status).toBe(403);
+    expect((await jsonOf(evil)).error.code).toBe('origin_refused');
+    const allowed = await fetch(`${serve.url}/v1/servers`, { headers: { origin: 'http://localhost:3000' } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const preflight = await fetch(`${serve.url}/v1/ask`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    const sameOrigin = await fetch(`${serve.url}/v1/servers`, { headers: { origin: serve.url } });
+    expect(sameOrigin.status).toBe(200);
+    const rebound = await rawRequest(serve.url, { method: 'GET', path: '/v1/servers', headers: { host: 'attacker.example:8765' } });
+    expect(rebound.status).toBe(421);
+  });
+
+  it('indexes an uploaded document and answers a question about it', async () => {
+    const upload = await fetch(`${serve.url}/v1/documents?name=${encodeURIComponent('launch notes.md')}`, {
+      method: 'POST',
+      body: '# Launch notes\n\nThe launch code of the Zephyr probe is ZEBRA-42. It was chosen by the mission board.\n',
+    });
+    expect(upload.status).toBe(201);
+    expect(await jsonOf(upload)).toMatchObject({ name: 'launch notes.md', chunks: 1 });
+    const listed = await jsonOf(fetch(`${serve.url}/v1/documents`));
+    expect(listed.documents.map((d: { name: string }) => d.name)).toContain('launch notes.md');
+
+    const answer = await jsonOf(ask(serve.url, { question: 'What is the launch code of the Zephyr probe?' }, { sse: false }));
+    expect(answer.status).toBe('answered');
+    expect(answer.answer).toContain('ZEBRA-42');
+    expect(answer.answer).toContain('[Source: launch notes.md');
+  });
+
+  it('writes uploads only into documents/, never through a symbolic link, and refuses bad ones', async () => {
+    const outside = join(project.root, 'outside.md');
+    writeFileSync(outside, 'untouched');
+    symlinkSync(outside, join(project.documentsDir, 'link.md'));
+    const post = (name: string, body: string | Buffer = 'some text') => fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body });
+
+    for (const name of ['../escape.md', 'sub/escape.md', '..', '.hidden.md', 'x\u0000.md']) expect((await post(name)).status).toBe(400);
+    expect((await post('tool.exe')).status).toBe(415);
+    expect((await post('big.md', Buffer.alloc(9_000, 0x61))).status).toBe(413);
+    expect(existsSync(join(project.root, 'escape.md'))).toBe(false);
+    expect(existsSync(join(project.documentsDir, 'big.md'))).toBe(false);
+
+    expect((await post('link.md', '# Linked\n\nReplaced by an upload.\n')).status).toBe(201);
+    expect(readFileSync(outside, 'utf8')).toBe('untouched');
+    expect(lstatSync(join(project.documentsDir, 'link.md')).isFile()).toBe(true);
+  });
+});
+
+describe('cortex serve access rules', () => {
+  it('refuses to serve beyond loopback without CORTEX_API_TOKEN', async () => {
+    const { profile } = tempProject();
+    const env = { ...process.env };
+    delete env.CORTEX_API_TOKEN;
+    const run = await runCli(['--profile', profile, 'serve', '--host', '0.0.0.0', '--port', '0'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/CORTEX_API_TOKEN/);
+  });
+
+  it('asks for the bearer token on every API call when bound beyond loopback', async () => {
+    const llm = await startPlanningLlm();
+    const { profile } = tempProject();
+    const serve = await startServe(profile, { ...ollamaEnv(llm.url), CORTEX_API_TOKEN: 'sesame-123' }, ['--host', '0.0.0.0']);
+    try {
+      const url = serve.url.replace('0.0.0.0', '127.0.0.1');
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const none = await fetch(`${url}/v1/servers`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      expect((await fetch(`${url}/v1/servers`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+      expect((await ask(url, { question: TWO_STEP_QUESTION }, { sse: false })).status).toBe(401);
+      const answered = await ask(url, { question: TWO_STEP_QUESTION }, { sse: false, headers: { authorization: 'Bearer sesame-123' } });
+      expect(await jsonOf(answered)).toMatchObject({ status: 'answered', answer: '131' });
+    } finally {
+      expect(await serve.stop()).toBe(0);
+      await llm.close();
+    }
+  });
+});
