@@ -51,8 +51,9 @@ describe('cortex mcp (the SDK client over stdio, real servers and sandbox)', () 
     expect(structured.steps.map((s) => s.outcome)).toEqual(['further_processing', 'final_answer']);
 
     const kinds = progress.map((p) => (p._meta?.['cortex-r/event'] as { type: string }).type);
-    const attempt = ['perceiving', 'perceived', 'planning', 'running', 'tool_call', 'tool_call', 'outcome'];
-    expect(kinds).toEqual([...attempt, ...attempt]);
+    // Perception runs once per question; each step is then planned, run and judged.
+    const attempt = ['planning', 'running', 'tool_call', 'tool_call', 'outcome'];
+    expect(kinds).toEqual(['perceiving', 'perceived', ...attempt, ...attempt]);
     expect(progress.map((p) => p.progress)).toEqual(kinds.map((_, i) => i + 1));
     expect(progress[4]!.message).toContain('strings_to_chars_to_int({"string":"AB"})');
 

@@ -98,8 +98,9 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = parseSse(await response.text());
-    const attempt = ['perceiving', 'perceived', 'planning', 'running', 'tool_call', 'tool_call', 'outcome'];
-    expect(events.map((e) => e.event)).toEqual([...attempt, ...attempt, 'result']);
+    // Perception runs once per question; each step is then planned, run and judged.
+    const attempt = ['planning', 'running', 'tool_call', 'tool_call', 'outcome'];
+    expect(events.map((e) => e.event)).toEqual(['perceiving', 'perceived', ...attempt, ...attempt, 'result']);
     for (const e of events.slice(0, -1)) expect(e.data.type).toBe(e.event);
     expect(events[4]!.data).toMatchObject({ phase: 'start', record: { tool: 'strings_to_chars_to_int', args: { string: 'AB' } } });
     expect(events[6]!.data).toMatchObject({ outcome: 'further_processing', detail: '[65,66]' });
