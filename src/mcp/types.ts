@@ -24,10 +24,19 @@ export interface ToolCaller {
   callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<ToolResult>;
 }
 
-/** How a configured server is doing. */
+/** A server as perception sees it: from the config, plus its tool names and `instructions` (live or cached). */
+export interface ServerSummary {
+  id: string;
+  description: string;
+  capabilities: string[];
+  tools?: string[];
+  instructions?: string;
+}
+
+/** How a configured server is doing: starting (in the background), ready, failed, or disabled in the config. */
 export interface ServerStatus {
   id: string;
-  state: 'ready' | 'failed';
+  state: 'starting' | 'ready' | 'failed' | 'disabled';
   description: string;
   tools: string[];
   error?: string;
