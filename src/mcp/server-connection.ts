@@ -20,6 +20,8 @@ export const MAX_TOOLS_PER_SERVER = 1_000;
 export const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** Last stderr characters kept per server, searched for the real cause when it fails. */
 const STDERR_TAIL_CHARS = 8_000;
+/** Transport errors kept while starting (the first ones say what went wrong; later ones are echoes). */
+const MAX_TRANSPORT_ERRORS_KEPT = 5;
 /** Server `instructions` kept, so one server cannot crowd the perception prompt. */
 const MAX_INSTRUCTIONS_CHARS = 2_000;
 
@@ -55,11 +57,13 @@ export class ServerConnection {
     const limitMs = this.spec.startTimeoutMs ?? DEFAULT_SERVER_START_TIMEOUT_MS;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), limitMs);
-    let lastTransportError: unknown;
+    const transportErrors: unknown[] = [];
     try {
       const attempts = this.transportAttempts();
       for (let i = 0; i < attempts.length; i++) {
-        const client = this.newClient((err) => (lastTransportError = err));
+        const client = this.newClient((err) => {
+          if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
+        });
         const transport = attempts[i]!();
         this.client = client;
         this.transport = transport;
@@ -79,7 +83,7 @@ export class ServerConnection {
       this.alive = true;
     } catch (err) {
       await this.close();
-      const reason = startFailure({ error: err, transportError: lastTransportError, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
+      const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
     } finally {
@@ -133,7 +137,7 @@ export class ServerConnection {
       const res = await client.listTools(cursor ? { cursor } : undefined, { timeout, signal });
       for (const t of res.tools) {
         if (isTaskOnly(t)) continue;
-        if (tools.length >= MAX_TOOLS_PER_SERVER) throw new McpError(this.spec.id, `lists more than ${MAX_TOOLS_PER_SERVER} tools`);
+        if (tools.length >= MAX_TOOLS_PER_SERVER) throw new Error(`lists more than ${MAX_TOOLS_PER_SERVER} tools`);
         tools.push({
           server: this.spec.id,
           name: t.name,

@@ -15,22 +15,23 @@ const TELLING = /\b(error|ERR!?|ECONN\w*|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ENOENT|EA
 export interface StartFailureInput {
   /** What connect or tools/list threw. */
   error: unknown;
-  /** The last transport error (a message that is not JSON-RPC, one over the size limit). */
-  transportError: unknown;
+  /** The first transport errors (a message that is not JSON-RPC, one over the size limit). */
+  transportErrors: unknown[];
   timedOut: boolean;
   limitMs: number;
   stderr: string;
 }
 
 /** One line saying why a server did not start, with at most MAX_CAUSE_LINES telling stderr lines. */
-export function startFailure({ error, transportError, timedOut, limitMs, stderr }: StartFailureInput): string {
-  const transport = transportError ? errorMessage(transportError) : '';
+export function startFailure({ error, transportErrors, timedOut, limitMs, stderr }: StartFailureInput): string {
+  const transport = transportErrors.map(errorMessage).join(' ');
   let what: string;
-  if (/ReadBuffer exceeded/i.test(transport)) what = `sent a message larger than ${Math.round(Number(/(\d+) bytes/.exec(transport)?.[1] ?? 0) / 1_048_576)} MB`;
+  const tooBig = /ReadBuffer exceeded/i.test(transport);
+  if (tooBig) what = `sent a message larger than ${Math.round(Number(/(\d+) bytes/.exec(transport)?.[1] ?? 0) / 1_048_576)} MB`;
   else if (timedOut) what = `did not answer within ${Math.round(limitMs / 1000)} s (raise its \`timeout\` if it installs slowly)`;
   else if (/connection closed/i.test(errorMessage(error))) what = 'exited before it answered';
   else what = errorMessage(error).replace(/\s+/g, ' ').slice(0, MAX_CAUSE_LINE_CHARS);
-  if (transport && /JSON|Unexpected token|is not valid|invalid_union|ZodError|Invalid input/i.test(transport)) {
+  if (!tooBig && /JSON|Unexpected token|is not valid|invalid_union|ZodError|Invalid input/i.test(transport)) {
     what += '; its stdout is not JSON-RPC (servers must log to stderr)';
   }
   const cause = telling(stderr);
