@@ -28,9 +28,10 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
     } else if (statuses.length === 0) {
       out.line(`No MCP servers are configured in ${config.profileFile}.`);
     } else {
+      const width = Math.max(12, ...statuses.map((s) => s.id.length));
       for (const s of statuses) {
         const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red('failed  ');
-        const head = `${s.id.padEnd(12)} ${state}`;
+        const head = `${s.id.padEnd(width)} ${state}`;
         out.line(s.state === 'ready' ? `${head} ${s.tools.length} tools: ${s.tools.join(', ')}` : `${head} ${s.error}`);
       }
     }
