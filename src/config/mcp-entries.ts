@@ -161,8 +161,10 @@ export function readProfileServers(
   if (lists.mcp_servers.length === 0 && !lists.mcpServers) return result;
   const doc = locate(text, ctx.file);
   lists.mcp_servers.forEach((raw, index) => {
-    const id = isRecord(raw) && typeof raw.id === 'string' && raw.id.trim() ? raw.id.trim() : `mcp_servers[${index}]`;
-    addEntry(result, id, raw, ['mcp_servers', index], doc, ctx);
+    const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id.trim() : '';
+    if (id) return addEntry(result, id, raw, ['mcp_servers', index], doc, ctx);
+    const reason = `${where(ctx.file, doc.lineOf(['mcp_servers', index]))}mcp_servers.${index}.id: each entry needs an id (a string)`;
+    result.disabled.push({ id: `mcp_servers.${index}`, kind: 'broken', reason });
   });
   for (const [id, raw] of Object.entries(lists.mcpServers ?? {})) addEntry(result, id, raw, ['mcpServers', id], doc, ctx);
   return result;

@@ -7,7 +7,14 @@ const MAX_CAUSE_LINES = 2;
 const MAX_CAUSE_LINE_CHARS = 300;
 
 /** Noise that is never the cause: npm's warnings and notices, Node's deprecation and experimental warnings. */
-const NOISE = [/^npm (warn|notice|WARN|http)\b/i, /^\(node:\d+\) \w*Warning/, /^\(Use `node --trace-/, /^npm error (A complete log|\s*$)/i, /^npm error\s+(Log files were not written|You can rerun)/i];
+const NOISE = [
+  /^npm (warn|notice|WARN|http)\b/i,
+  /^\(node:\d+\) \w*Warning/,
+  /^\(Use `node --trace-/,
+  /^npm error (A complete log|Log files were not written|You can rerun|\s*$)/i,
+  // npm's detail lines (code, syscall, errno…) repeat what its FetchError / 404 line says in full.
+  /^npm error (code|syscall|errno|path|dest|signal|command|cwd|workdir|location)\b/i,
+];
 /** Lines that usually name the cause. */
 const TELLING = /\b(error|ERR!?|ECONN\w*|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ENOENT|EACCES|E404|not found|cannot|can't|could not|failed|denied|refused|invalid|missing|usage:)/i;
 
@@ -40,10 +47,9 @@ export function startFailure({ error, transportErrors, timedOut, limitMs, stderr
 
 /** The stderr lines that name the cause (else the last meaningful one), joined on one line. */
 export function telling(stderr: string): string {
-  const lines = stderr
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !NOISE.some((n) => n.test(l)));
+  const all = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const meaningful = all.filter((l) => !NOISE.some((n) => n.test(l)));
+  const lines = meaningful.length ? meaningful : all.slice(-1);
   const picked = lines.filter((l) => TELLING.test(l)).slice(0, MAX_CAUSE_LINES);
   const chosen = picked.length ? picked : lines.slice(-1);
   return chosen.map((l) => l.slice(0, MAX_CAUSE_LINE_CHARS)).join(' | ');
