@@ -41,7 +41,7 @@ describe('MultiMcp started in the background', () => {
       async ({ tools, caller }) => {
         const res = await caller.callTool('add', { a: 2, b: 3 });
         const value = JSON.parse(res.content[0]!.text!).result as number;
-        return { ok: true, value: `FINAL_ANSWER: ${value} (tools: ${tools.map((t) => t.server).join(',')})`, logs: [], calls: [] };
+        return { ok: true, value: `FINAL_ANSWER: ${value} (tools: ${tools.map((t) => t.server).join(',')})`, logs: [], calls: [], ms: 1 };
       },
     ]);
     const memory = SessionMemory.create({ baseDir: mkdtempSync(join(tmpdir(), 'cortex-bg-')) });
