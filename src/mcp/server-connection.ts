@@ -16,8 +16,8 @@ import type { ToolInfo, ToolResult } from './types.js';
 const MAX_TOOL_PAGES = 50;
 /** A server listing more tools than this is refused: no model can use them, and the prompt would drown. */
 export const MAX_TOOLS_PER_SERVER = 1_000;
-/** Largest single message read from a stdio server (a 20 MB tools/list is refused, not buffered without end). */
-export const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** Largest single message read from a stdio server: room for a big image result, yet a 20 MB tools/list is refused. */
+export const MAX_STDIO_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Last stderr characters kept per server, searched for the real cause when it fails. */
 const STDERR_TAIL_CHARS = 8_000;
 /** Transport errors kept while starting (the first ones say what went wrong; later ones are echoes). */

@@ -68,7 +68,7 @@ describe('MultiMcp with servers that misbehave', () => {
 
   it('refuses a server listing 10,000 tools and one sending a 20 MB list, in one line each', () => {
     expect(errorOf('many-tools')).toBe('MCP server "many-tools": could not start: lists more than 1000 tools');
-    expect(errorOf('huge-list')).toBe('MCP server "huge-list": could not start: sent a message larger than 8 MB');
+    expect(errorOf('huge-list')).toBe('MCP server "huge-list": could not start: sent a message larger than 16 MB');
     for (const s of multi.statuses()) expect(s.error ?? '').not.toContain('\n');
   });
 
