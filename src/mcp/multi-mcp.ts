@@ -66,9 +66,11 @@ export class MultiMcp implements ToolCaller {
   private async firstStart(c: ServerConnection): Promise<void> {
     try {
       await c.start().catch((err: unknown) => {
-        if (err instanceof StartTimeoutError) throw err;
+        // One retry for a server that crashed on start; not after its deadline, nor once we are shutting down.
+        if (err instanceof StartTimeoutError || this.closed) throw err;
         return c.start();
       });
+      if (this.closed) return c.shutdown();
       this.cached.delete(c.spec.id);
       await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools });
     } catch (err) {
@@ -204,7 +206,7 @@ export class MultiMcp implements ToolCaller {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.connections.map((c) => c.close()));
+    await Promise.all(this.connections.map((c) => c.shutdown()));
   }
 }
 

@@ -44,6 +44,8 @@ export class ServerConnection {
   /** The version the server reported in initialize (`name@version`). */
   serverVersion = '';
   alive = false;
+  /** Set by shutdown(): a start in progress stops instead of spawning or waiting on. */
+  private stopped = false;
 
   constructor(
     readonly spec: ServerSpec,
@@ -53,6 +55,7 @@ export class ServerConnection {
   /** Starts the server and lists its tools within its start deadline; throws McpError saying the real cause. */
   async start(): Promise<void> {
     await this.close();
+    if (this.stopped) throw new McpError(this.spec.id, 'shut down before it started');
     this.stderrTail = '';
     const limitMs = this.spec.startTimeoutMs ?? DEFAULT_SERVER_START_TIMEOUT_MS;
     const deadline = new AbortController();
@@ -166,6 +169,12 @@ export class ServerConnection {
   /** The server's process id while it runs (stdio only; used by tests and diagnostics). */
   get pid(): number | null {
     return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
+  /** Closes the connection for good: a start in progress ends now rather than at its deadline. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    await this.close();
   }
 
   async close(): Promise<void> {

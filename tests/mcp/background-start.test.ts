@@ -74,6 +74,21 @@ describe('MultiMcp started in the background', () => {
     expect(multi.statuses().map((s) => [s.id, s.state])).toEqual([['slow', 'starting'], ['math', 'ready']]);
   });
 
+  it('ends a server still starting on close, without a retry and without waiting for its deadline', async () => {
+    multi = MultiMcp.launch([SLOW, MATH]);
+    await multi.awaitTools(['math']);
+    await multi.close();
+    // Would wait out SLOW_START_MS (past the test's timeout) if close left the start running or retried it.
+    expect(await multi.awaitTools(['slow'])).toEqual([]);
+    expect(multi.statuses().find((s) => s.id === 'slow')).toMatchObject({ state: 'failed', error: 'closed before it started' });
+  });
+
+  it('ends a server closed before its process was even spawned', async () => {
+    multi = MultiMcp.launch([SLOW]);
+    await multi.close();
+    expect(await multi.awaitTools()).toEqual([]);
+  });
+
   it('offers the tools and instructions cached by an earlier run before the server is up, keyed by how it starts', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'cortex-cache-')), 'mcp-tools.json');
     const tasks = server('tasks', [BAD, 'tasks']);
