@@ -114,7 +114,7 @@ export async function runColdStartBench(): Promise<Figure[]> {
   const { server, url } = await startInstantLlm();
   try {
     const askEnv = { ...env, OLLAMA_HOST: url };
-    type Row = { wall: number; perception: number; decision: number; sandbox: number; startup: number };
+    type Row = { wall: number; run: number; perception: number; decision: number; sandbox: number; startup: number };
     const asks = async (extra: string[], cold: boolean): Promise<Row[]> => {
       const rows: Row[] = [];
       for (let i = 0; i <= RUNS; i++) {
@@ -124,7 +124,7 @@ export async function runColdStartBench(): Promise<Figure[]> {
         if (result.status !== 'answered') throw new Error(`bench ask did not answer: ${run.stdout.slice(0, 300)}`);
         const trace = readFileSync(findTrace(join(root, 'memory'), result.session_id), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
         const llm = (stage: string) => trace.filter((e) => e.type === 'llm_call' && e.stage === stage).reduce((s, e) => s + e.latency_ms, 0);
-        if (i > 0) rows.push({ wall: run.ms, perception: llm('perception'), decision: llm('decision'), sandbox: result.timings.sandbox_ms, startup: run.ms - result.timings.total_ms });
+        if (i > 0) rows.push({ wall: run.ms, run: result.timings.total_ms, perception: llm('perception'), decision: llm('decision'), sandbox: result.timings.sandbox_ms, startup: run.ms - result.timings.total_ms });
       }
       return rows;
     };
@@ -143,9 +143,12 @@ export async function runColdStartBench(): Promise<Figure[]> {
       figures.push({ bench: 'cold-start', name: `one-step ask, ${ours} + 3 reference servers, ${label} tool cache: wall`, value: m(rows, 'wall'), unit: 'ms', runs: RUNS });
     }
     const slow = await asks(['--mcp-config', slowConfig(root)], false);
-    const waited = round(m(slow, 'wall') - m(warm, 'wall'));
+    // The question itself (the agent run, perception to answer) is where a wait for the slow server would show.
+    const waited = round(m(slow, 'run') - m(warm, 'run'));
     figures.push({ bench: 'cold-start', name: `one-step ask beside a server that never starts (limit ${SLOW_SERVER_TIMEOUT_S} s): wall`, value: m(slow, 'wall'), unit: 'ms', runs: RUNS });
-    figures.push({ bench: 'cold-start', name: 'time an ask waits for a slow server it does not use (wall − wall without it)', value: waited, unit: 'ms', runs: RUNS, target: '≈ 0 (≤ 300 ms)', ok: waited <= 300 });
+    figures.push({ bench: 'cold-start', name: 'one-step ask beside it: the run (perception to answer)', value: m(slow, 'run'), unit: 'ms', runs: RUNS });
+    figures.push({ bench: 'cold-start', name: 'one-step ask without it: the run (perception to answer)', value: m(warm, 'run'), unit: 'ms', runs: RUNS });
+    figures.push({ bench: 'cold-start', name: 'time an ask waits for a slow server it does not use (run − run without it)', value: waited, unit: 'ms', runs: RUNS, target: '≈ 0 (≤ 300 ms)', ok: waited <= 300 });
   } finally {
     server.close();
   }
