@@ -8,6 +8,7 @@ import { CortexError, errorMessage } from './errors.js';
 
 interface GlobalOptions extends RuntimeOptions {
   profile?: string;
+  mcpConfig?: string[];
   models?: string;
   json?: boolean;
   verbose?: boolean;
@@ -19,6 +20,12 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .description('Answers questions by having an LLM write code that calls tools on MCP servers.')
     .option('--profile <file>', 'profile to use (default: config/profiles.yaml)')
     .option('--models <file>', 'models file to use (default: models.yaml beside the profile)')
+    .option(
+      '--mcp-config <file>',
+      'more MCP servers from a Claude Desktop, Claude Code (.mcp.json), VS Code or Cursor config (repeatable)',
+      (file: string, files: string[]) => [...files, file],
+      [] as string[],
+    )
     .option('--json', 'print one JSON object on stdout; progress goes to stderr')
     .option('-v, --verbose', 'show more detail on stderr')
     .option('-q, --quiet', 'print only the result')
@@ -85,8 +92,11 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .action(() => run(async (config, out) => (await import('./cli/servers-command.js')).serversList(config, out)));
   servers
     .command('test <id>')
-    .description("call each of a server's tools with its example arguments")
-    .action((id: string) => run(async (config, out) => (await import('./cli/servers-command.js')).serversTest(config, id, out)));
+    .description("call each of a server's tools it can: with its example, --args, or no arguments when none are required")
+    .option('--args <json>', 'arguments per tool, e.g. \'{"echo": {"message": "hi"}}\'')
+    .action((id: string, opts: { args?: string }) =>
+      run(async (config, out) => (await import('./cli/servers-command.js')).serversTest(config, id, out, opts.args)),
+    );
   return program;
 }
 
@@ -105,7 +115,11 @@ async function main(argv: string[]): Promise<number> {
   const program = buildProgram(async (action) => {
     const opts = program.opts<GlobalOptions>();
     out = createOutput(opts);
-    const config = loadConfig({ profilePath: opts.profile, modelsPath: opts.models });
+    const config = loadConfig({ profilePath: opts.profile, modelsPath: opts.models, mcpConfigFiles: opts.mcpConfig ?? [] });
+    if (!opts.quiet) {
+      for (const warning of config.warnings) out.error(`warning: ${warning}`);
+      for (const off of config.disabledServers) if (off.kind === 'broken') out.error(`warning: MCP server "${off.id}" is disabled: ${off.reason}`);
+    }
     exitCode = await action(config, out);
   });
   try {

@@ -5,7 +5,7 @@ import type { WebsearchServerOptions } from './build-server.js';
 export const WEBSEARCH_ENV = {
   /** Search endpoint speaking DuckDuckGo's HTML-endpoint format. Default https://html.duckduckgo.com/html/. */
   searchUrl: 'CORTEX_DDG_URL',
-  /** true/false: also refuse private, loopback and other local addresses (profiles.yaml security.block_private_network). */
+  /** true/false: also refuse private, loopback and other local addresses (profiles.yaml security.block_private_network). Default true. */
   blockPrivateNetwork: 'CORTEX_BLOCK_PRIVATE_NETWORK',
   /** Searches allowed in any one minute. Default 30. */
   searchesPerMinute: 'CORTEX_WEBSEARCH_SEARCHES_PER_MINUTE',
@@ -61,10 +61,12 @@ function readHttpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /**
  * The server options set by environment variables (see {@link WEBSEARCH_ENV}); unset or empty variables are left
- * out so the server's defaults apply. Throws {@link WebsearchSettingsError} naming the variable for a bad value.
+ * out so the server's defaults apply, except the network policy: run on its own (no variable), the server refuses
+ * private and loopback addresses, as the documents server does. Throws {@link WebsearchSettingsError} naming the
+ * variable for a bad value.
  */
 export function readWebsearchSettings(env: NodeJS.ProcessEnv): WebsearchServerOptions {
-  const options: WebsearchServerOptions = {};
+  const options: WebsearchServerOptions = { blockPrivateNetwork: true };
   const searchUrl = readHttpUrl(env, WEBSEARCH_ENV.searchUrl);
   if (searchUrl !== undefined) options.searchUrl = searchUrl;
   const block = readBoolean(env, WEBSEARCH_ENV.blockPrivateNetwork);

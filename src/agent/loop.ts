@@ -120,7 +120,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     await log.perception(1, perception);
     emit({ type: 'perceived', step: 1, servers: perception.selected_servers, fallback: perception.fallback, reason: perception.fallback_reason });
     const chosen = new Set(perception.selected_servers);
-    const selectedTools: ToolInfo[] = tools.filter((tool) => chosen.has(tool.server));
+    // Wait only for the servers perception chose (the others may still be starting).
+    const ready = options.awaitTools ? await untilAborted(options.awaitTools(perception.selected_servers, signal), signal) : tools;
+    const selectedTools: ToolInfo[] = ready.filter((tool) => chosen.has(tool.server));
     // Servers that offer no tools (down, or tool-less) must not leave the model with nothing.
     const stepTools = selectedTools.length > 0 ? selectedTools : tools;
     const carried: CarriedResult[] = [];

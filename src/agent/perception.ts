@@ -10,16 +10,23 @@ export const PERCEPTION_TEMPLATE = 'perception.txt';
 /** Caps on what one server contributes to the prompt, so a verbose profile cannot crowd it out. */
 const MAX_SERVER_DESCRIPTION_CHARS = 300;
 const MAX_SERVER_CAPABILITIES = 30;
+/** Tool names and instructions of a server shown to perception (third-party servers list no capabilities). */
+const MAX_SERVER_TOOL_NAMES = 30;
+const MAX_SERVER_INSTRUCTIONS_CHARS = 300;
 /** Caps on the parsed answer, so a rambling model cannot bloat the decision prompt. */
 const MAX_INTENT_CHARS = 500;
 const MAX_ENTITIES = 30;
 const MAX_ENTITY_CHARS = 200;
 
-/** A server as perception sees it (from profiles.yaml). */
+/** A server as perception sees it (from profiles.yaml, plus what the server itself lists, live or cached). */
 export interface ServerSummary {
   id: string;
   description: string;
   capabilities: string[];
+  /** Names of the tools it offers. */
+  tools?: string[];
+  /** The `instructions` it sent in initialize. */
+  instructions?: string;
 }
 
 /** What perception concluded. On any failure, every server is selected and `fallback` says why. */
@@ -73,8 +80,11 @@ function describeServers(servers: ServerSummary[]): string {
   return servers
     .map((s) => {
       const description = s.description.replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_DESCRIPTION_CHARS) || '(no description)';
-      const capabilities = s.capabilities.slice(0, MAX_SERVER_CAPABILITIES).join(', ') || 'not listed';
-      return `- ${s.id}: ${description}; capabilities: ${capabilities}`;
+      // A third-party server lists no capabilities in the profile: its own tool names stand in for them.
+      const names = s.capabilities.length ? s.capabilities.slice(0, MAX_SERVER_CAPABILITIES) : (s.tools ?? []).slice(0, MAX_SERVER_TOOL_NAMES);
+      const more = !s.capabilities.length && (s.tools?.length ?? 0) > MAX_SERVER_TOOL_NAMES ? ` (+${s.tools!.length - MAX_SERVER_TOOL_NAMES} more)` : '';
+      const instructions = s.instructions?.replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_INSTRUCTIONS_CHARS);
+      return `- ${s.id}: ${description}; capabilities: ${names.join(', ') || 'not listed'}${more}${instructions ? `; instructions: ${instructions}` : ''}`;
     })
     .join('\n');
 }

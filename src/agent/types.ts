@@ -14,8 +14,10 @@ export interface AgentOptions {
   llm: LlmClient;
   /** Configured servers, for perception. */
   servers: ServerSummary[];
-  /** Every tool the servers offer; perception narrows them by server. */
+  /** Every tool the servers offer (live or cached); perception narrows them by server. */
   tools: ToolInfo[];
+  /** Servers start in the background: called after perception, waits for the chosen servers only and returns their tools. */
+  awaitTools?: (serverIds: string[], signal?: AbortSignal) => Promise<ToolInfo[]>;
   caller: ToolCaller;
   sandbox: Sandbox;
   sandboxLimits?: Partial<SandboxLimits>;

@@ -18,6 +18,7 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
+import { multiOptions } from './servers-command.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
@@ -72,7 +73,8 @@ export class Runtime {
   private readonly busySessions = new Set<string>();
 
   /**
-   * Picks the LLM first (so a missing one fails before anything starts), then starts the servers.
+   * Picks the LLM first (so a missing one fails before anything starts), then starts the servers in the background:
+   * a question waits only for the servers perception chose (cached tool lists stand in until then).
    * @throws LlmUnavailableError, ConfigError, UsageError (unknown strategy or session id).
    */
   static async start(config: LoadedConfig, options: RuntimeOptions, out: Output, interaction: RuntimeInteraction = {}): Promise<Runtime> {
@@ -86,8 +88,7 @@ export class Runtime {
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
-    const multi = await MultiMcp.start(config.servers);
-    for (const s of multi.statuses()) if (s.state === 'failed') out.error(`warning: ${s.error}`);
+    const multi = MultiMcp.launch(config.servers, { ...(await multiOptions(config)), onFailure: (_id, reason) => out.error(`warning: ${reason}`) });
     const approve = createApprovalGate({
       policy: {
         require: profile.approvals.require,
@@ -178,12 +179,12 @@ export class Runtime {
 
   private run(query: string, memory: SessionMemory, strategy: StrategyName, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
-    const ready = new Set(this.multi.statuses().filter((s) => s.state === 'ready').map((s) => s.id));
     return runAgent({
       query,
       llm: this.llm,
-      servers: this.config.servers.filter((s) => ready.has(s.id)).map(({ id, description, capabilities }) => ({ id, description, capabilities })),
+      servers: this.multi.summaries(),
       tools: this.multi.listTools(),
+      awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal),
       caller: this.caller,
       sandbox: this.sandbox,
       sandboxLimits: {

@@ -1,14 +1,26 @@
 // `cortex servers list` and `cortex servers test ID`.
+import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
 import { checkServer } from '../mcp/check-server.js';
-import { MultiMcp } from '../mcp/multi-mcp.js';
+import { MultiMcp, type MultiMcpOptions } from '../mcp/multi-mcp.js';
+import { ToolCache } from '../mcp/tool-cache.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 
-/** Starts every configured server and prints each one's status and tools. Exit 0 when all are ready. */
+/** The tool-list cache file inside the profile's cache folder. */
+export function toolCacheFile(config: LoadedConfig): string {
+  return join(config.paths.cache, 'mcp-tools.json');
+}
+
+/** How every command starts the configured servers: roots, the tool cache, the disabled ones for statuses. */
+export async function multiOptions(config: LoadedConfig): Promise<MultiMcpOptions> {
+  return { roots: config.roots, cache: await ToolCache.load(toolCacheFile(config)), disabled: config.disabledServers };
+}
+
+/** Starts every configured server and prints each one's status and tools. Exit 0 when all enabled ones are ready. */
 export async function serversList(config: LoadedConfig, out: Output): Promise<number> {
-  const multi = await MultiMcp.start(config.servers);
+  const multi = await MultiMcp.start(config.servers, await multiOptions(config));
   try {
     const statuses = multi.statuses();
     if (out.json) {
@@ -16,25 +28,49 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
     } else if (statuses.length === 0) {
       out.line(`No MCP servers are configured in ${config.profileFile}.`);
     } else {
+      const width = Math.max(12, ...statuses.map((s) => s.id.length));
       for (const s of statuses) {
-        const head = `${s.id.padEnd(12)} ${s.state === 'ready' ? out.green('ready ') : out.red('failed')}`;
+        const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red('failed  ');
+        const head = `${s.id.padEnd(width)} ${state}`;
         out.line(s.state === 'ready' ? `${head} ${s.tools.length} tools: ${s.tools.join(', ')}` : `${head} ${s.error}`);
       }
     }
-    return statuses.every((s) => s.state === 'ready') ? EXIT.ok : EXIT.gaveUp;
+    return statuses.every((s) => s.state === 'ready' || s.state === 'disabled') ? EXIT.ok : EXIT.gaveUp;
   } finally {
     await multi.close();
   }
 }
 
-/** Connects to one server, lists its tools and calls each with its example arguments. Exit 0 when all pass. */
-export async function serversTest(config: LoadedConfig, id: string, out: Output): Promise<number> {
+/** Parses `--args`: a JSON object of tool name → arguments object. */
+export function parseCheckArgs(text: string | undefined): Record<string, Record<string, unknown>> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--args is not JSON (${(err as Error).message}); expected {"tool": {"arg": value}}`);
+  }
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value) || !Object.values(value as object).every(isObject)) {
+    throw new UsageError('--args must be a JSON object of tool name → arguments object, e.g. {"echo": {"message": "hi"}}');
+  }
+  return value as Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Connects to one server, lists its tools and calls each it can (see checkServer). Exit 0 only when at least one
+ * tool was tested and none failed; untested tools are listed as such.
+ */
+export async function serversTest(config: LoadedConfig, id: string, out: Output, argsJson?: string): Promise<number> {
+  const given = parseCheckArgs(argsJson);
   const spec = config.servers.find((s) => s.id === id);
   if (!spec) {
+    const off = config.disabledServers.find((s) => s.id === id);
+    if (off) throw new UsageError(`MCP server "${id}" will not start: ${off.reason}`);
     const known = config.servers.map((s) => s.id).join(', ') || '(none)';
     throw new UsageError(`no MCP server "${id}" in ${config.profileFile}; configured: ${known}`);
   }
-  const multi = await MultiMcp.start([spec]);
+  const multi = await MultiMcp.start([spec], await multiOptions(config));
   try {
     const status = multi.statuses()[0]!;
     if (status.state === 'failed') {
@@ -43,19 +79,22 @@ export async function serversTest(config: LoadedConfig, id: string, out: Output)
       return EXIT.gaveUp;
     }
     if (!out.json) out.line(`${id}: connected, ${status.tools.length} tools`);
-    const checks = await checkServer(multi, id);
-    const failed = checks.filter((c) => c.status === 'fail').length;
+    const checks = await checkServer(multi, id, given);
+    const count = (s: string) => checks.filter((c) => c.status === s).length;
+    const passed = count('pass');
+    const failed = count('fail');
+    const untested = count('untested');
+    const ok = failed === 0 && passed > 0;
     if (out.json) {
-      out.result({ server: id, ok: failed === 0, tools: checks });
+      out.result({ server: id, ok, passed, failed, untested, tools: checks });
     } else {
       for (const c of checks) {
-        const mark = c.status === 'pass' ? out.green('pass') : c.status === 'fail' ? out.red('FAIL') : out.dim('skip');
+        const mark = c.status === 'pass' ? out.green('pass') : c.status === 'fail' ? out.red('FAIL') : out.dim('untested');
         out.line(`  ${mark} ${c.tool.padEnd(30)} ${String(c.ms).padStart(5)} ms  ${c.detail}`);
       }
-      const passed = checks.filter((c) => c.status === 'pass').length;
-      out.line(`${passed} passed, ${failed} failed${checks.length - passed - failed ? `, ${checks.length - passed - failed} skipped` : ''}`);
+      out.line(`${passed} passed, ${failed} failed, ${untested} untested${passed === 0 && failed === 0 ? ' — nothing was tested' : ''}`);
     }
-    return failed === 0 ? EXIT.ok : EXIT.gaveUp;
+    return ok ? EXIT.ok : EXIT.gaveUp;
   } finally {
     await multi.close();
   }

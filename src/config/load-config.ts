@@ -5,31 +5,31 @@ import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { parseModels, type ModelsFile } from './models.js';
 import { parseProfile, type Profile } from './profiles.js';
-import { sharedServerEnv } from './server-env.js';
+import { projectRootOf, readClientConfig, readProfileServers, type EntryContext, type ServerEntries } from './mcp-entries.js';
+import { ownServerEnv } from './server-env.js';
+import type { DisabledServer, ServerSpec } from './server-spec.js';
+
+export type { DisabledServer, ServerSpec } from './server-spec.js';
 
 /** Config files larger than this are refused unread: no real profile comes close. */
 const MAX_CONFIG_BYTES = 1_000_000;
-
-/** An MCP server ready to spawn: absolute paths, its own environment additions. */
-export interface ServerSpec {
-  id: string;
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  description: string;
-  capabilities: string[];
-}
 
 export interface LoadedConfig {
   profile: Profile;
   models: ModelsFile;
   profileFile: string;
   modelsFile: string;
-  /** The parent of the folder holding the profile; relative paths resolve against it. */
+  /** The profile's folder, or its parent when that folder is `config/`; relative paths resolve against it. */
   root: string;
-  paths: { documents: string; memory: string; faissIndex: string };
+  paths: { documents: string; memory: string; faissIndex: string; cache: string };
+  /** Servers to start, from the profile then each `--mcp-config` file; ids are unique. */
   servers: ServerSpec[];
+  /** Servers that will not start: `disabled: true`, or a broken entry (its one-line reason). */
+  disabledServers: DisabledServer[];
+  /** Config keys we ignored and ids given twice; never fatal, the CLI prints them. */
+  warnings: string[];
+  /** Folders offered to MCP servers as roots (profiles.yaml mcp.roots). */
+  roots: string[];
 }
 
 export interface LoadConfigOptions {
@@ -39,6 +39,8 @@ export interface LoadConfigOptions {
   modelsPath?: string;
   /** Where model hosts and keys for the servers come from. Default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** `--mcp-config` files: more servers in the shapes of Claude Desktop, Claude Code, VS Code or Cursor. */
+  mcpConfigFiles?: string[];
 }
 
 function readConfigFile(file: string): string {
@@ -53,37 +55,49 @@ function readConfigFile(file: string): string {
   return text;
 }
 
-/** Loads and validates both config files; throws ConfigError on the first problem. */
-export function loadConfig({ profilePath, modelsPath, env = process.env }: LoadConfigOptions = {}): LoadedConfig {
+/** Loads and validates both config files (and any `--mcp-config` files); throws ConfigError on the first fatal problem. */
+export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConfigFiles = [] }: LoadConfigOptions = {}): LoadedConfig {
   const profileFile = resolve(profilePath ?? resolve(PROJECT_ROOT, 'config', 'profiles.yaml'));
-  const profile = parseProfile(readConfigFile(profileFile), profileFile);
-  const root = dirname(dirname(profileFile));
+  const profileText = readConfigFile(profileFile);
+  const profile = parseProfile(profileText, profileFile);
+  const root = projectRootOf(profileFile);
   const modelsFile = resolve(modelsPath ?? resolve(dirname(profileFile), 'models.yaml'));
   const models =
     modelsPath || existsSync(modelsFile) ? parseModels(readConfigFile(modelsFile), modelsFile) : { models: {} };
   const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
-  const paths = { documents: at(profile.paths.documents), memory: at(profile.paths.memory), faissIndex: at(profile.paths.faiss_index) };
-  const shared = sharedServerEnv({ profile, models, profileFile, modelsFile, paths, env });
-  return { profile, models, profileFile, modelsFile, root, paths, servers: resolveServers(profile, profileFile, at, shared) };
+  const paths = {
+    documents: at(profile.paths.documents),
+    memory: at(profile.paths.memory),
+    faissIndex: at(profile.paths.faiss_index),
+    cache: at(profile.paths.cache),
+  };
+  const own = ownServerEnv({ profile, models, profileFile, modelsFile, paths, env });
+  const context = (file: string): EntryContext => ({ file, root: projectRootOf(file), env, own, startTimeoutMs: profile.mcp.start_timeout_ms });
+  const sources: ServerEntries[] = [readProfileServers(profile, profileText, context(profileFile))];
+  for (const file of mcpConfigFiles.map((f) => resolve(f))) sources.push(readClientConfig(readConfigFile(file), context(file)));
+  const roots = (profile.mcp.roots ?? [paths.documents, process.cwd()]).map(at);
+  return { profile, models, profileFile, modelsFile, root, paths, roots, ...mergeSources(sources) };
 }
 
-function resolveServers(profile: Profile, profileFile: string, at: (p: string) => string, shared: Record<string, string>): ServerSpec[] {
-  const specs: ServerSpec[] = profile.mcp_servers.map((s) => ({
-    id: s.id,
-    command: s.script ? process.execPath : s.command!,
-    args: s.script ? [at(s.script), ...s.args] : s.args,
-    cwd: at(s.cwd ?? '.'),
-    env: { ...shared, ...s.env },
-    description: s.description,
-    capabilities: s.capabilities,
-  }));
-  for (const [id, s] of Object.entries(profile.mcpServers ?? {})) {
-    specs.push({ id, command: s.command, args: s.args, cwd: at(s.cwd ?? '.'), env: { ...shared, ...s.env }, description: s.description, capabilities: [] });
+/** One list of servers; an id given twice keeps its first definition and warns about the second. */
+function mergeSources(sources: ServerEntries[]): Pick<LoadedConfig, 'servers' | 'disabledServers' | 'warnings'> {
+  const servers: ServerSpec[] = [];
+  const disabledServers: DisabledServer[] = [];
+  const warnings: string[] = [];
+  const seen = new Map<string, string>();
+  for (const source of sources) {
+    warnings.push(...source.warnings);
+    for (const item of [...source.specs, ...source.disabled]) {
+      const first = seen.get(item.id);
+      const where = 'kind' in item ? item.reason.split(': ')[0] : item.source;
+      if (first !== undefined) {
+        warnings.push(`${where}: server id "${item.id}" is already defined at ${first}; this one is ignored`);
+        continue;
+      }
+      seen.set(item.id, where ?? '');
+      if ('kind' in item) disabledServers.push(item);
+      else servers.push(item);
+    }
   }
-  const seen = new Set<string>();
-  for (const s of specs) {
-    if (seen.has(s.id)) throw new ConfigError(profileFile, 'mcp_servers', `server id "${s.id}" is defined twice`);
-    seen.add(s.id);
-  }
-  return specs;
+  return { servers, disabledServers, warnings };
 }

@@ -2,38 +2,6 @@
 import { z } from 'zod';
 import { parseConfigText } from './parse.js';
 
-const serverId = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/i, 'an id of letters, digits, _ and -');
-const envMap = z.record(z.string(), z.string());
-
-/** One MCP server in the original's shape; give `script` (run with this Node) or `command` (+ `args`). */
-const McpServerEntrySchema = z
-  .strictObject({
-    id: serverId,
-    script: z.string().min(1).optional(),
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).default([]),
-    cwd: z.string().optional(),
-    env: envMap.default({}),
-    description: z.string().default(''),
-    capabilities: z.array(z.string()).default([]),
-    basic_tools: z.array(z.string()).default([]),
-  })
-  .refine((s) => Boolean(s.script) !== Boolean(s.command), {
-    message: 'give exactly one of `script` (a .js file run with Node) or `command` (with `args`)',
-  });
-
-/** The `mcpServers` shape other MCP clients (Claude Desktop, Cursor…) use, keyed by id. */
-const McpServersMapSchema = z.record(
-  serverId,
-  z.strictObject({
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: envMap.default({}),
-    cwd: z.string().optional(),
-    description: z.string().default(''),
-  }),
-);
-
 // Limits are finite, bounded integers: YAML's `.inf` would otherwise silently lift a cap.
 const boundedInt = (min: number, max: number, fallback: number) => {
   const error = `expected a whole number from ${min} to ${max}`;
@@ -135,10 +103,24 @@ export const ProfileSchema = z.strictObject({
       documents: z.string().default('documents'),
       memory: z.string().default('memory'),
       faiss_index: z.string().default('faiss_index'),
+      /** Tool lists and instructions of MCP servers, kept between runs so a question need not wait for them. */
+      cache: z.string().default('cache'),
     })
     .prefault({}),
-  mcp_servers: z.array(McpServerEntrySchema).default([]),
-  mcpServers: McpServersMapSchema.optional(),
+  mcp: z
+    .strictObject({
+      /** Folders offered to servers as MCP roots; default the documents folder and the working directory. */
+      roots: z.array(z.string().min(1)).optional(),
+      /** How long a server may take to start (a cold `npx -y` install included); an entry's `timeout` overrides it. */
+      start_timeout_ms: boundedInt(1_000, 600_000, 90_000),
+    })
+    .prefault({}),
+  /**
+   * MCP servers, validated one by one in mcp-entries.ts so a broken entry disables only that server: a list in the
+   * original's shape (`id`, `script` or `command`/`args`, …) and the `mcpServers` map other MCP clients use.
+   */
+  mcp_servers: z.array(z.unknown()).default([]),
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -1,7 +1,35 @@
-// The environment our own MCP servers read (CORTEX_* settings), derived from the profile so it is configured once.
+// The environment each server gets: a minimal base for all, our CORTEX_* settings and model keys only for our own servers.
+import { basename, dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
+import { PROJECT_ROOT } from '../paths.js';
 import type { ModelConfig, ModelsFile } from './models.js';
 import type { Profile } from './profiles.js';
+
+/** Our own servers, by the name of their built file (dist/bundle/NAME.js or dist/mcp-servers/NAME/main.js). */
+export type OwnServerKind = 'math' | 'documents' | 'websearch';
+const OWN_SERVER_KINDS: readonly OwnServerKind[] = ['math', 'documents', 'websearch'];
+
+/** Variables every spawned server inherits besides its own `env`: the SDK's defaults plus locale and temp dir. */
+const BASE_ENV_NAMES = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR'];
+
+/** The minimal base every stdio server gets (PATH, HOME, locale…); nothing else of the user's environment crosses. */
+export function baseServerEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const wanted = BASE_ENV_NAMES.includes(name) || name.startsWith('LC_');
+    // A value starting with "()" is an exported shell function: never forwarded (as the SDK does).
+    if (wanted && value !== undefined && !value.startsWith('()')) out[name] = value;
+  }
+  return out;
+}
+
+/** Which of our servers a resolved script is, or null for anyone else's. Only files inside our dist/ count. */
+export function ownServerKind(script: string): OwnServerKind | null {
+  const file = resolve(script);
+  if (!file.startsWith(resolve(PROJECT_ROOT, 'dist') + '/')) return null;
+  const name = basename(file) === 'main.js' ? basename(dirname(file)) : basename(file, '.js');
+  return OWN_SERVER_KINDS.find((k) => k === name) ?? null;
+}
 
 interface ServerEnvInput {
   profile: Profile;
@@ -13,13 +41,13 @@ interface ServerEnvInput {
 }
 
 /**
- * Variables passed to every configured server (a server's own `env` overrides them): the network policy,
- * the documents and index folders, the embedding, chunking and vision models — and, only when one of those is an
- * LLM, where to reach it and its key (the SDK's stdio transport forwards almost nothing by default).
+ * The environment of each of our servers (a server's own `env` in the profile overrides it): all get the CORTEX_*
+ * settings (network policy, documents and index folders, embedding, chunking and vision); only documents gets where to
+ * reach the embedding / chunking / vision LLM and its key, and only when one of those is an LLM. Third-party servers get none of it.
  * @throws ConfigError when llm.embedding or semantic chunking names a model that is not usable.
  */
-export function sharedServerEnv({ profile, models, profileFile, modelsFile, paths, env }: ServerEnvInput): Record<string, string> {
-  const shared: Record<string, string> = {
+export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, env }: ServerEnvInput): Record<OwnServerKind, Record<string, string>> {
+  const settings: Record<string, string> = {
     CORTEX_BLOCK_PRIVATE_NETWORK: String(profile.security.block_private_network),
     CORTEX_DOCUMENTS_DIR: paths.documents,
     CORTEX_FAISS_DIR: paths.faissIndex,
@@ -31,22 +59,23 @@ export function sharedServerEnv({ profile, models, profileFile, modelsFile, path
     const model = models.models[profile.llm.embedding];
     if (!model) throw new ConfigError(profileFile, 'llm.embedding', `"${profile.llm.embedding}" is not a key of ${modelsFile} (or use builtin)`);
     if (!model.embedding_model) throw new ConfigError(modelsFile, `models.${profile.llm.embedding}.embedding_model`, 'needed because profiles.yaml llm.embedding uses this model');
-    shared.CORTEX_EMBEDDING = `${model.type}:${model.embedding_model}`;
+    settings.CORTEX_EMBEDDING = `${model.type}:${model.embedding_model}`;
     used.push(model);
   }
   if (profile.rag.chunking === 'semantic') {
     const model = models.models[profile.llm.text_generation];
     if (!model) throw new ConfigError(profileFile, 'rag.chunking', `semantic chunking needs llm.text_generation to be a key of ${modelsFile} (it is "${profile.llm.text_generation}")`);
-    shared.CORTEX_CHUNKING_MODEL = `${model.type}:${model.model}`;
+    settings.CORTEX_CHUNKING_MODEL = `${model.type}:${model.model}`;
     used.push(model);
   }
   const vision = visionModel(profile, models, profileFile, modelsFile);
   if (vision) {
-    shared.CORTEX_VISION_MODEL = `${vision.type}:${vision.model}`;
+    settings.CORTEX_VISION_MODEL = `${vision.type}:${vision.model}`;
     used.push(vision);
   }
-  for (const model of used) Object.assign(shared, modelAccessEnv(model, env));
-  return shared;
+  const modelAccess: Record<string, string> = {};
+  for (const model of used) Object.assign(modelAccess, modelAccessEnv(model, env));
+  return { math: { ...settings }, websearch: { ...settings }, documents: { ...settings, ...modelAccess } };
 }
 
 /**

@@ -1,10 +1,13 @@
-// MultiMCP: starts every configured server once, keeps the sessions open, routes tool calls, restarts the dead.
+// MultiMCP: starts every configured server once in the background, keeps the sessions open, routes tool calls, restarts the dead.
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerSpec } from '../config/load-config.js';
+import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
-import { ServerConnection } from './server-connection.js';
 import { offeredNames } from './offered-names.js';
-import type { CallOptions, ResourceReadResult, ServerStatus, ToolCaller, ToolInfo, ToolResult } from './types.js';
+import { ServerConnection, StartTimeoutError, type RootFolder } from './server-connection.js';
+import type { ToolCache } from './tool-cache.js';
+import type { CallOptions, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
 
 /** Default time one tool call may take; well under the SDK's 60 s so the sandbox deadline stays in charge. */
 export const TOOL_CALL_TIMEOUT_MS = 20_000;
@@ -13,52 +16,146 @@ const MAX_RESTARTS_PER_SERVER = 5;
 /** Resource URIs remembered with the server whose tool result named them, so a big session can't grow it without end. */
 const MAX_REMEMBERED_RESOURCE_URIS = 1_000;
 
+/** How MultiMcp starts its servers. */
+export interface MultiMcpOptions {
+  /** Folders offered through roots/list (profiles.yaml mcp.roots). */
+  roots?: string[];
+  /** Tool lists from earlier runs, used until a server is up; updated when one starts. */
+  cache?: ToolCache;
+  /** Configured servers that will not start, shown in statuses(). */
+  disabled?: DisabledServer[];
+  /** Called once when a server has failed to start (after its retry). Must not throw. */
+  onFailure?: (serverId: string, reason: string) => void;
+}
+
 export class MultiMcp implements ToolCaller {
   private readonly failures = new Map<string, string>();
   private readonly restarts = new Map<string, number>();
   private readonly restarting = new Map<string, Promise<void>>();
+  /** Settles (never rejects) when each server's first start has succeeded or failed. */
+  private readonly started = new Map<string, Promise<void>>();
+  private readonly cached = new Map<string, { instructions: string; tools: ToolInfo[] }>();
   /** Resource URI → the server whose tool result carried it (a link or an embedded resource). */
   private readonly resourceOwners = new Map<string, string>();
+  /** Set by close(): starts cut short by shutting down are not failures worth reporting. */
+  private closed = false;
 
-  private constructor(private readonly connections: ServerConnection[]) {}
+  private constructor(
+    private readonly connections: ServerConnection[],
+    private readonly options: MultiMcpOptions,
+  ) {}
 
-  /** Starts all servers in parallel. A server that cannot start is reported in statuses(); the others run. */
-  static async start(specs: ServerSpec[]): Promise<MultiMcp> {
-    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s)));
-    await Promise.all(
-      multi.connections.map((c) =>
-        c.start().catch((err: unknown) => {
-          multi.failures.set(c.spec.id, errorMessage(err));
-        }),
-      ),
-    );
+  /**
+   * Starts all servers in the background and returns at once: tools come from the cache until a server is up
+   * (awaitTools waits for chosen ones). A failed start is retried once unless it timed out; a server that still
+   * cannot start is reported in statuses() and through onFailure, and the others run.
+   */
+  static launch(specs: ServerSpec[], options: MultiMcpOptions = {}): MultiMcp {
+    const roots: RootFolder[] = (options.roots ?? []).map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) || p }));
+    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, roots)), options);
+    for (const c of multi.connections) {
+      const hit = options.cache?.get(c.spec);
+      if (hit) multi.cached.set(c.spec.id, hit);
+      multi.started.set(c.spec.id, multi.firstStart(c));
+    }
     return multi;
   }
 
+  /** Starts all servers in parallel and waits for every one to be up or failed. */
+  static async start(specs: ServerSpec[], options: MultiMcpOptions = {}): Promise<MultiMcp> {
+    const multi = MultiMcp.launch(specs, options);
+    await Promise.all(multi.started.values());
+    return multi;
+  }
+
+  private async firstStart(c: ServerConnection): Promise<void> {
+    try {
+      await c.start().catch((err: unknown) => {
+        // One retry for a server that crashed on start; not after its deadline, nor once we are shutting down.
+        if (err instanceof StartTimeoutError || this.closed) throw err;
+        return c.start();
+      });
+      if (this.closed) return c.shutdown();
+      this.cached.delete(c.spec.id);
+      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools });
+    } catch (err) {
+      this.cached.delete(c.spec.id);
+      this.failures.set(c.spec.id, this.closed ? 'closed before it started' : errorMessage(err));
+      if (!this.closed) this.options.onFailure?.(c.spec.id, errorMessage(err));
+    }
+  }
+
   /**
-   * Tools of the running servers, optionally only those of the given server ids. Names are unique:
-   * a name several servers offer is given as `<server>.<tool>` on each of them (see offeredNames()),
-   * decided over all running servers so a name does not change with the ids asked for.
+   * Waits until the given servers (all when omitted) have started or failed, then returns their live tools. Other
+   * servers are not waited for. Rejects only when `signal` aborts.
+   */
+  async awaitTools(serverIds?: readonly string[], signal?: AbortSignal): Promise<ToolInfo[]> {
+    const waits = this.connections.filter((c) => !serverIds || serverIds.includes(c.spec.id)).map((c) => this.started.get(c.spec.id));
+    const all = Promise.all(waits);
+    if (signal) {
+      signal.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        void all.then(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+    } else {
+      await all;
+    }
+    return this.listTools(serverIds);
+  }
+
+  /**
+   * Tools of the servers that have not failed (live, else cached from an earlier run), optionally only those of
+   * the given server ids. Names are unique: a name several servers offer is given as `<server>.<tool>` on each of
+   * them (see offeredNames()), decided over all servers so a name does not change with the ids asked for.
    */
   listTools(serverIds?: readonly string[]): ToolInfo[] {
-    const running = this.connections.filter((c) => !this.failures.has(c.spec.id)).flatMap((c) => c.tools);
-    const names = offeredNames(running);
-    return running
-      .map((t, i) => ({ ...t, name: names[i]! }))
-      .filter((t) => !serverIds || serverIds.includes(t.server));
+    const all = this.connections.filter((c) => !this.failures.has(c.spec.id)).flatMap((c) => this.toolsOf(c));
+    const names = offeredNames(all);
+    return all.map((t, i) => ({ ...t, name: names[i]! })).filter((t) => !serverIds || serverIds.includes(t.server));
+  }
+
+  private toolsOf(c: ServerConnection): ToolInfo[] {
+    return this.cached.get(c.spec.id)?.tools ?? c.tools;
+  }
+
+  /** The servers that have not failed, as perception sees them: description, tool names and instructions (live or cached). */
+  summaries(): ServerSummary[] {
+    return this.connections
+      .filter((c) => !this.failures.has(c.spec.id))
+      .map((c) => ({
+        id: c.spec.id,
+        description: c.spec.description,
+        capabilities: c.spec.capabilities,
+        tools: this.toolsOf(c).map((t) => t.remoteName),
+        instructions: this.cached.get(c.spec.id)?.instructions ?? c.instructions,
+      }));
   }
 
   statuses(): ServerStatus[] {
-    return this.connections.map((c) => {
+    const running: ServerStatus[] = this.connections.map((c) => {
       const error = this.failures.get(c.spec.id);
+      const state = error ? 'failed' : c.alive ? 'ready' : 'starting';
       return {
         id: c.spec.id,
-        state: error ? 'failed' : 'ready',
+        state,
         description: c.spec.description,
-        tools: c.tools.map((t) => t.name),
+        tools: this.toolsOf(c).map((t) => t.remoteName),
         ...(error ? { error } : {}),
       };
     });
+    const off: ServerStatus[] = (this.options.disabled ?? []).map((d) => ({
+      id: d.id,
+      state: d.kind === 'disabled' ? 'disabled' : 'failed',
+      description: '',
+      tools: [],
+      error: d.reason,
+    }));
+    return [...running, ...off];
   }
 
   /** The server process id of a server, while it runs. */
@@ -67,13 +164,15 @@ export class MultiMcp implements ToolCaller {
   }
 
   /**
-   * Calls `tool` (the server's own name for it) on server `serverId`. A server found dead is restarted
-   * first; a server that dies during the call is restarted and the call retried once. Throws McpError for
-   * unknown servers and tools, timeouts and servers that cannot be brought back.
+   * Calls `tool` (the server's own name for it) on server `serverId`, waiting for the server's first start. A
+   * server found dead is restarted first; a server that dies during the call is restarted and the call retried
+   * once. Throws McpError for unknown servers and tools, timeouts and servers that cannot be brought back.
    */
   async callTool(serverId: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
     const conn = this.connection(serverId);
-    if (this.failures.has(serverId)) throw new McpError(serverId, `did not start, so tool "${tool}" cannot be called`);
+    await this.started.get(serverId);
+    const failure = this.failures.get(serverId);
+    if (failure) throw new McpError(serverId, `did not start (${failure}), so tool "${tool}" cannot be called`);
     if (!conn.tools.some((t) => t.remoteName === tool)) throw new McpError(serverId, `offers no tool named "${tool}"`);
     const result = await this.withRestart(conn, `tool "${tool}"`, options, () => conn.call(tool, args, callOptions(options)));
     this.rememberResources(serverId, result);
@@ -149,7 +248,8 @@ export class MultiMcp implements ToolCaller {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.connections.map((c) => c.close()));
+    this.closed = true;
+    await Promise.all(this.connections.map((c) => c.shutdown()));
   }
 }
 

@@ -1,66 +1,146 @@
-// One MCP server over stdio: spawn, connect, list tools, call, and notice when it dies.
+// One MCP server over stdio, Streamable HTTP or SSE: start within a deadline, list tools, call, notice when it dies.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ServerSpec } from '../config/load-config.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
+import { baseServerEnv } from '../config/server-env.js';
+import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
+import { startFailure } from './start-failure.js';
 import type { ResourceContents, ToolInfo, ToolResult } from './types.js';
 
-/** Time for a server to start and answer initialize + tools/list. */
-export const SERVER_START_TIMEOUT_MS = 15_000;
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
-/** Last stderr characters kept per server, shown when it fails. */
-const STDERR_TAIL_CHARS = 2_000;
+/** A server listing more tools than this is refused: no model can use them, and the prompt would drown. */
+export const MAX_TOOLS_PER_SERVER = 1_000;
+/** Largest single message read from a stdio server: room for a big image result, yet a 20 MB tools/list is refused. */
+export const MAX_STDIO_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Last stderr characters kept per server, searched for the real cause when it fails. */
+const STDERR_TAIL_CHARS = 8_000;
+/** Transport errors kept while starting (the first ones say what went wrong; later ones are echoes). */
+const MAX_TRANSPORT_ERRORS_KEPT = 5;
+/** Server `instructions` kept, so one server cannot crowd the perception prompt. */
+const MAX_INSTRUCTIONS_CHARS = 2_000;
+
+/** A folder offered to servers through roots/list. */
+export interface RootFolder {
+  uri: string;
+  name: string;
+}
+
+/** Thrown when a server takes longer than its start deadline: not worth the one retry. */
+export class StartTimeoutError extends McpError {}
 
 export class ServerConnection {
   private client: Client | undefined;
-  private transport: StdioClientTransport | undefined;
+  private transport: Transport | undefined;
   private stderrTail = '';
   tools: ToolInfo[] = [];
+  /** The server's `instructions` from initialize, bounded. */
+  instructions = '';
+  /** The version the server reported in initialize (`name@version`). */
+  serverVersion = '';
   alive = false;
+  /** Set by shutdown(): a start in progress stops instead of spawning or waiting on. */
+  private stopped = false;
 
-  constructor(readonly spec: ServerSpec) {}
+  constructor(
+    readonly spec: ServerSpec,
+    private readonly roots: RootFolder[] = [],
+  ) {}
 
-  /** Spawns the server and lists its tools; throws McpError (with the server's stderr tail) on failure. */
+  /** Starts the server and lists its tools within its start deadline; throws McpError saying the real cause. */
   async start(): Promise<void> {
     await this.close();
+    if (this.stopped) throw new McpError(this.spec.id, 'shut down before it started');
     this.stderrTail = '';
-    const transport = new StdioClientTransport({
-      command: this.spec.command,
-      args: this.spec.args,
-      cwd: this.spec.cwd,
-      // The SDK forwards only a few variables by default; add the ones the config gives.
-      env: { ...getDefaultEnvironment(), ...this.spec.env },
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
-    const client = new Client({ name: 'cortex-r', version: '0.1.0' });
-    client.onclose = () => {
-      if (this.client === client) this.alive = false;
-    };
-    this.client = client;
-    this.transport = transport;
+    const limitMs = this.spec.startTimeoutMs ?? DEFAULT_SERVER_START_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), limitMs);
+    const transportErrors: unknown[] = [];
     try {
-      await client.connect(transport, { timeout: SERVER_START_TIMEOUT_MS });
-      this.tools = await this.listTools(client);
+      const attempts = this.transportAttempts();
+      for (let i = 0; i < attempts.length; i++) {
+        const client = this.newClient((err) => {
+          if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
+        });
+        const transport = attempts[i]!();
+        this.client = client;
+        this.transport = transport;
+        try {
+          await client.connect(transport, { timeout: limitMs, signal: deadline.signal });
+          break;
+        } catch (err) {
+          // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
+          if (i === attempts.length - 1 || deadline.signal.aborted) throw err;
+          await client.close().catch(() => undefined);
+        }
+      }
+      const client = this.client!;
+      this.serverVersion = describeVersion(client.getServerVersion());
+      this.instructions = (client.getInstructions() ?? '').slice(0, MAX_INSTRUCTIONS_CHARS);
+      this.tools = await this.listTools(client, deadline.signal, limitMs);
       this.alive = true;
     } catch (err) {
       await this.close();
-      const tail = stderrSummary(this.stderrTail);
-      throw new McpError(this.spec.id, `could not start (${errorMessage(err)})${tail ? `; its stderr: ${tail}` : ''}`, {
-        cause: err,
-      });
+      const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
+      const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
+      throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  private async listTools(client: Client): Promise<ToolInfo[]> {
+  private newClient(onTransportError: (err: unknown) => void): Client {
+    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots }));
+    client.onerror = onTransportError;
+    client.onclose = () => {
+      if (this.client === client) this.alive = false;
+    };
+    return client;
+  }
+
+  /** Transports to try in order: one for stdio and sse, Streamable HTTP then SSE for http. */
+  private transportAttempts(): Array<() => Transport> {
+    const { spec } = this;
+    if (spec.transport === 'http' || spec.transport === 'sse') {
+      const url = new URL(spec.url!);
+      const requestInit = { headers: spec.headers ?? {} };
+      const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) } });
+      return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit }), sse];
+    }
+    return [
+      () => {
+        const transport = new StdioClientTransport({
+          command: spec.command,
+          args: spec.args,
+          cwd: spec.cwd,
+          // The minimal base and the server's own configured env, nothing else (server-env.ts).
+          env: { ...baseServerEnv(), ...spec.env },
+          stderr: 'pipe',
+          maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
+        });
+        transport.stderr?.on('data', (chunk: Buffer) => {
+          this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+        });
+        return transport;
+      },
+    ];
+  }
+
+  private async listTools(client: Client, signal: AbortSignal, timeout: number): Promise<ToolInfo[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
     const tools: ToolInfo[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const res = await client.listTools(cursor ? { cursor } : undefined, { timeout: SERVER_START_TIMEOUT_MS });
+      const res = await client.listTools(cursor ? { cursor } : undefined, { timeout, signal });
       for (const t of res.tools) {
+        if (isTaskOnly(t)) continue;
+        if (tools.length >= MAX_TOOLS_PER_SERVER) throw new Error(`lists more than ${MAX_TOOLS_PER_SERVER} tools`);
         tools.push({
           server: this.spec.id,
           name: t.name,
@@ -100,9 +180,15 @@ export class ServerConnection {
     return res.contents as ResourceContents[];
   }
 
-  /** The server's process id while it runs (used by tests and diagnostics). */
+  /** The server's process id while it runs (stdio only; used by tests and diagnostics). */
   get pid(): number | null {
-    return this.transport?.pid ?? null;
+    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
+  /** Closes the connection for good: a start in progress ends now rather than at its deadline. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    await this.close();
   }
 
   async close(): Promise<void> {
@@ -114,8 +200,17 @@ export class ServerConnection {
   }
 }
 
-/** The most telling stderr line: the first that names an error, else the last one. */
-function stderrSummary(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.find((l) => /error/i.test(l)) ?? lines.at(-1) ?? '';
+/** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`): we call tools directly, so they would always fail. */
+function isTaskOnly(tool: Tool): boolean {
+  const execution = (tool as { execution?: { taskSupport?: string } }).execution;
+  return execution?.taskSupport === 'required';
+}
+
+function describeVersion(info: { name?: string; version?: string } | undefined): string {
+  return info ? `${info.name ?? '?'}@${info.version ?? '?'}` : '';
+}
+
+/** The SSE GET stream is opened by eventsource, which needs the headers passed through its fetch. */
+function withHeaders(headers: Record<string, string>): typeof fetch {
+  return (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } });
 }

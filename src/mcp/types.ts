@@ -75,10 +75,19 @@ export interface ToolCaller {
   approve?: ApproveTool;
 }
 
-/** How a configured server is doing. */
+/** A server as perception sees it: from the config, plus its tool names and `instructions` (live or cached). */
+export interface ServerSummary {
+  id: string;
+  description: string;
+  capabilities: string[];
+  tools?: string[];
+  instructions?: string;
+}
+
+/** How a configured server is doing: starting (in the background), ready, failed, or disabled in the config. */
 export interface ServerStatus {
   id: string;
-  state: 'ready' | 'failed';
+  state: 'starting' | 'ready' | 'failed' | 'disabled';
   description: string;
   tools: string[];
   error?: string;

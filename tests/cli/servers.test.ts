@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
@@ -38,6 +39,54 @@ describe('cortex servers', () => {
     const run = await runCli(['servers', 'test', 'nope']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/no MCP server "nope" in .*profiles\.yaml; configured: math/);
+  });
+});
+
+describe('cortex --mcp-config', () => {
+  const ref = (name: string) => join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+  const claudeDesktop = () =>
+    tempFile(
+      'claude_desktop_config.json',
+      JSON.stringify(
+        {
+          mcpServers: {
+            'sequential-thinking': { command: 'node', args: [ref('sequential-thinking')] },
+            'memory.v2': { command: 'node', args: [ref('memory')], env: { MEMORY_FILE_PATH: join(tmpdir(), 'cortex-memory-test.jsonl') } },
+            broken: { command: 'node', args: 'not-a-list' },
+          },
+          globalShortcut: 'Ctrl+Space',
+        },
+        null,
+        2,
+      ),
+    );
+
+  it('adds the servers of a pasted Claude Desktop config; a broken entry and an unused key are one-line warnings', async () => {
+    const file = claudeDesktop();
+    const run = await runCli(['--mcp-config', file, 'servers', 'list', '--json']);
+    const statuses = JSON.parse(run.stdout) as Array<{ id: string; state: string; tools: string[]; error?: string }>;
+    const byId = Object.fromEntries(statuses.map((s) => [s.id, s]));
+    expect(byId.math!.state).toBe('ready');
+    expect(byId['sequential-thinking']).toMatchObject({ state: 'ready', tools: ['sequentialthinking'] });
+    expect(byId['memory.v2']!.state).toBe('ready');
+    expect(byId.broken).toMatchObject({ state: 'failed', error: `${file}:20: mcpServers.broken.args: Invalid input: expected array, received string` });
+    expect(run.stderr).toContain(`warning: ${file}:23: globalShortcut is not used by cortex (ignored)`);
+    expect(run.stderr).toContain(`warning: MCP server "broken" is disabled: ${file}:20:`);
+    expect(run.code).toBe(1);
+  });
+
+  it('exits 1 and says so when nothing could be tested, and tests a tool given --args', async () => {
+    const file = claudeDesktop();
+    const untested = await runCli(['--mcp-config', file, 'servers', 'test', 'sequential-thinking']);
+    expect(untested.stdout).toMatch(/untested sequentialthinking .*needs thought, nextThoughtNeeded, thoughtNumber, totalThoughts/);
+    expect(untested.stdout).toContain('0 passed, 0 failed, 1 untested — nothing was tested');
+    expect(untested.code).toBe(1);
+
+    const args = JSON.stringify({ sequentialthinking: { thought: 'First', nextThoughtNeeded: false, thoughtNumber: 1, totalThoughts: 1 } });
+    const tested = await runCli(['--mcp-config', file, 'servers', 'test', 'sequential-thinking', '--args', args]);
+    expect(tested.stdout).toMatch(/pass sequentialthinking/);
+    expect(tested.stdout).toContain('1 passed, 0 failed, 0 untested');
+    expect(tested.code).toBe(0);
   });
 });
 

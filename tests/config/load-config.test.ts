@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/errors.js';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { PROJECT_ROOT, builtPath } from '../../src/paths.js';
+
+const MATH = builtPath('mcp-servers/math/main.js');
+const DOCUMENTS = builtPath('mcp-servers/documents/main.js');
 
 function project(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'cortex-config-'));
@@ -40,40 +43,51 @@ describe('loadConfig', () => {
     const root = project({ 'profiles.yaml': 'mcpServers:\n  echo: {command: echo-server, args: [--x]}\n' });
     const config = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') });
     expect(config.servers).toEqual([
-      { id: 'echo', command: 'echo-server', args: ['--x'], cwd: root, env: expect.any(Object), description: '', capabilities: [] },
+      expect.objectContaining({ id: 'echo', transport: 'stdio', command: 'echo-server', args: ['--x'], cwd: root, env: {}, startTimeoutMs: 90_000 }),
     ]);
   });
 
-  it("passes security.block_private_network to every server unless the server's env overrides it", () => {
+  it("gives security.block_private_network to our servers only, unless the server's env overrides it", () => {
     const root = project({
-      'profiles.yaml':
-        'security:\n  block_private_network: false\nmcp_servers:\n  - {id: a, command: x}\n  - {id: b, command: y, env: {CORTEX_BLOCK_PRIVATE_NETWORK: "true"}}\n',
+      'profiles.yaml': `security:\n  block_private_network: false\nmcp_servers:\n  - {id: a, script: ${MATH}}\n  - {id: b, script: ${MATH}, env: {CORTEX_BLOCK_PRIVATE_NETWORK: "true"}}\n  - {id: c, command: x}\n`,
     });
-    const [a, b] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') }).servers;
+    const [a, b, c] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') }).servers;
     expect(a!.env.CORTEX_BLOCK_PRIVATE_NETWORK).toBe('false');
     expect(b!.env.CORTEX_BLOCK_PRIVATE_NETWORK).toBe('true');
+    expect(c!.env).toEqual({});
   });
 
-  it('tells the servers where documents and the index live, and which embedder to use', () => {
+  it('tells the documents server where documents and the index live and how to reach its embedder; no one else gets the host', () => {
     const root = project({
-      'profiles.yaml': 'paths:\n  documents: docs\nllm:\n  embedding: local\nmcp_servers:\n  - {id: a, command: x}\n',
+      'profiles.yaml': `paths:\n  documents: docs\nllm:\n  embedding: local\nmcp_servers:\n  - {id: d, script: ${DOCUMENTS}}\n  - {id: m, command: node, args: [${MATH}]}\n  - {id: other, command: x}\n`,
       'models.yaml': 'models:\n  local: {type: ollama, model: m, embedding_model: nomic-embed-text, base_url: "http://10.0.0.5:11434"}\n',
     });
-    const [a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: {} }).servers;
-    expect(a!.env).toMatchObject({
+    const [d, m, other] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: {} }).servers;
+    expect(d!.env).toMatchObject({
       CORTEX_DOCUMENTS_DIR: join(root, 'docs'),
       CORTEX_FAISS_DIR: join(root, 'faiss_index'),
       CORTEX_EMBEDDING: 'ollama:nomic-embed-text',
       OLLAMA_HOST: 'http://10.0.0.5:11434',
     });
+    expect(m!.env.CORTEX_DOCUMENTS_DIR).toBe(join(root, 'docs'));
+    expect(m!.env).not.toHaveProperty('OLLAMA_HOST');
+    expect(other!.env).toEqual({});
   });
 
-  it('forwards no model host or key while embeddings are built in', () => {
-    const root = project({ 'profiles.yaml': 'mcp_servers:\n  - {id: a, command: x}\n' });
-    const [a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: { GEMINI_API_KEY: 'secret', OLLAMA_HOST: 'h' } }).servers;
-    expect(a!.env.CORTEX_EMBEDDING).toBe('builtin');
-    expect(a!.env).not.toHaveProperty('GEMINI_API_KEY');
-    expect(a!.env).not.toHaveProperty('OLLAMA_HOST');
+  it('gives the Gemini key to documents only when its embedder needs Gemini', () => {
+    const models = 'models:\n  g: {type: gemini, model: gemini-2.5-flash, embedding_model: gemini-embedding-001}\n';
+    const servers = `mcp_servers:\n  - {id: d, script: ${DOCUMENTS}}\n  - {id: w, script: ${builtPath('mcp-servers/websearch/main.js')}}\n  - {id: fs, command: npx}\n`;
+    const env = { GEMINI_API_KEY: 'secret', OLLAMA_HOST: 'h' };
+    const builtin = project({ 'profiles.yaml': servers, 'models.yaml': models });
+    for (const s of loadConfig({ profilePath: join(builtin, 'config', 'profiles.yaml'), env }).servers) {
+      expect(s.env).not.toHaveProperty('GEMINI_API_KEY');
+      expect(s.env).not.toHaveProperty('OLLAMA_HOST');
+    }
+    const gemini = project({ 'profiles.yaml': `llm:\n  embedding: g\n${servers}`, 'models.yaml': models });
+    const [d, w, fs] = loadConfig({ profilePath: join(gemini, 'config', 'profiles.yaml'), env }).servers;
+    expect(d!.env.GEMINI_API_KEY).toBe('secret');
+    expect(w!.env).not.toHaveProperty('GEMINI_API_KEY');
+    expect(fs!.env).toEqual({});
   });
 
   it('tells the servers which vision model reads images, with its key, and names llm.vision when it is not a model key', () => {
@@ -92,11 +106,22 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml: llm\.embedding: "nope" is not a key of/);
   });
 
-  it('refuses a server id defined twice', () => {
+  it('keeps the first of a server id defined twice and warns about the second', () => {
     const root = project({
       'profiles.yaml': 'mcp_servers:\n  - {id: a, command: x}\nmcpServers:\n  a: {command: y}\n',
     });
-    expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(/server id "a" is defined twice/);
+    const config = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') });
+    expect(config.servers.map((s) => s.command)).toEqual(['x']);
+    expect(config.warnings).toEqual([expect.stringMatching(/profiles\.yaml:4: server id "a" is already defined at .*profiles\.yaml:2; this one is ignored/)]);
+  });
+
+  it('resolves relative paths against the profile folder when it is not named config', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cortex-config-'));
+    writeFileSync(join(root, 'my-profile.yaml'), 'paths:\n  memory: mem\nmcp_servers:\n  - {id: s, script: srv.js}\n');
+    const config = loadConfig({ profilePath: join(root, 'my-profile.yaml') });
+    expect(config.root).toBe(root);
+    expect(config.paths.memory).toBe(join(root, 'mem'));
+    expect(config.servers[0]!.args).toEqual([join(root, 'srv.js')]);
   });
 
   it('names a missing profile file', () => {

@@ -25,7 +25,8 @@ describe('parseProfile', () => {
       max_lifelines_per_step: 3,
     });
     expect(p.sandbox).toMatchObject({ max_tool_calls_per_plan: 5, timeout_ms: 30_000, memory_mb: 64 });
-    expect(p.paths).toEqual({ documents: 'documents', memory: 'memory', faiss_index: 'faiss_index' });
+    expect(p.paths).toEqual({ documents: 'documents', memory: 'memory', faiss_index: 'faiss_index', cache: 'cache' });
+    expect(p.mcp).toEqual({ start_timeout_ms: 90_000 });
     expect(p.llm).toEqual({ text_generation: 'auto', embedding: 'builtin', vision: 'none' });
   });
 
@@ -53,14 +54,10 @@ describe('parseProfile', () => {
     expect(errorOf('mcp_servers: [\n').message).toMatch(/^config\/profiles\.yaml:\d+: column \d+: /);
   });
 
-  it('requires exactly one of script or command for a server', () => {
-    expect(errorOf('mcp_servers:\n  - id: m\n').message).toContain('mcp_servers.0: give exactly one of `script`');
-    expect(errorOf('mcp_servers:\n  - {id: m, script: a.js, command: node}\n').key).toBe('mcp_servers.0');
-  });
-
-  it('accepts the mcpServers JSON shape other MCP clients use', () => {
-    const p = parseProfile('{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "server-fs"], "env": {"A": "1"}}}}', FILE);
-    expect(p.mcpServers).toEqual({ fs: { command: 'npx', args: ['-y', 'server-fs'], env: { A: '1' }, description: '' } });
+  it('leaves server entries to be checked one by one, so one broken entry cannot refuse the whole profile', () => {
+    const p = parseProfile('mcp_servers:\n  - id: m\nmcpServers:\n  "my.server/x y": {command: npx, autoApprove: []}\n', FILE);
+    expect(p.mcp_servers).toEqual([{ id: 'm' }]);
+    expect(p.mcpServers).toEqual({ 'my.server/x y': { command: 'npx', autoApprove: [] } });
   });
 
   it('stops a billion-laughs alias bomb quickly with a config error', () => {

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { readWebsearchSettings, WEBSEARCH_ENV } from '../../mcp-servers/websearch/settings.js';
 
 describe('readWebsearchSettings', () => {
-  it('leaves every option to its default when nothing (or an empty string) is set', () => {
-    expect(readWebsearchSettings({})).toEqual({});
-    expect(readWebsearchSettings({ CORTEX_DDG_URL: '', CORTEX_BLOCK_PRIVATE_NETWORK: ' ' })).toEqual({});
+  it('refuses private addresses and leaves every other option to its default when nothing (or an empty string) is set', () => {
+    expect(readWebsearchSettings({})).toEqual({ blockPrivateNetwork: true });
+    expect(readWebsearchSettings({ CORTEX_DDG_URL: '', CORTEX_BLOCK_PRIVATE_NETWORK: ' ' })).toEqual({ blockPrivateNetwork: true });
   });
 
   it('reads every variable', () => {

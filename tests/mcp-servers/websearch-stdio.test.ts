@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe('websearch server over stdio', () => {
   it('lists its two tools and searches, then reads a result page, against the endpoint in CORTEX_DDG_URL', async () => {
-    const client = await startServer({ CORTEX_DDG_URL: fixtures.searchUrl });
+    const client = await startServer({ CORTEX_DDG_URL: fixtures.searchUrl, CORTEX_BLOCK_PRIVATE_NETWORK: 'false' });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['download_raw_html_from_url', 'duckduckgo_search_results']);
 
@@ -57,8 +57,8 @@ describe('websearch server over stdio', () => {
     expect(page.structuredContent).toEqual({ result: expect.stringContaining('moving up to 18 centimetres away from the sun') });
   });
 
-  it('refuses 127.0.0.1 when CORTEX_BLOCK_PRIVATE_NETWORK is true', async () => {
-    const client = await startServer({ CORTEX_DDG_URL: fixtures.searchUrl, CORTEX_BLOCK_PRIVATE_NETWORK: 'true' });
+  it('refuses 127.0.0.1 by default, run on its own with no CORTEX_BLOCK_PRIVATE_NETWORK', async () => {
+    const client = await startServer({ CORTEX_DDG_URL: fixtures.searchUrl });
     const page = (await client.callTool({ name: 'download_raw_html_from_url', arguments: { url: fixtures.url('/plain.txt') } })) as CallToolResult;
     expect(page.isError).toBe(true);
     expect(textOf(page)).toContain('127.0.0.1 is loopback');
