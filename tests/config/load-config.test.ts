@@ -92,11 +92,12 @@ describe('loadConfig', () => {
 
   it('tells the servers which vision model reads images, with its key, and names llm.vision when it is not a model key', () => {
     const root = project({
-      'profiles.yaml': 'llm:\n  vision: eyes\nmcp_servers:\n  - {id: a, command: x}\n',
+      'profiles.yaml': `llm:\n  vision: eyes\nmcp_servers:\n  - {id: d, script: ${DOCUMENTS}}\n  - {id: a, command: x}\n`,
       'models.yaml': 'models:\n  eyes: {type: gemini, model: gemini-2.0-flash}\n',
     });
-    const [a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: { GEMINI_API_KEY: 'secret' } }).servers;
-    expect(a!.env).toMatchObject({ CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', GEMINI_API_KEY: 'secret' });
+    const [d, a] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: { GEMINI_API_KEY: 'secret' } }).servers;
+    expect(d!.env).toMatchObject({ CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', GEMINI_API_KEY: 'secret' });
+    expect(a!.env).toEqual({});
     const bad = project({ 'profiles.yaml': 'llm:\n  vision: llava\n' });
     expect(() => loadConfig({ profilePath: join(bad, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml: llm\.vision: "llava" is not a key of .*\(or use none\)/);
   });
