@@ -53,6 +53,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       clearTimeout(killTimer);
       unsubscribe();
       runEnded.abort();
+      proxy.finishRecords();
       const ms = Math.round(performance.now() - startedAt);
       const base = { logs: logs.lines, calls: proxy.calls, ms };
       if (kind === null) {
