@@ -35,6 +35,7 @@ export async function indexCommand(config: LoadedConfig, options: { rebuild: boo
     rebuild: options.rebuild,
     chunking: config.profile.rag.chunking,
     lockWaitMs: INDEX_LOCK_WAIT_MS,
+    allowPrivateAddresses: !config.profile.security.block_private_network,
     onProgress,
   });
   status.clear();

@@ -5,12 +5,15 @@ import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexical-embedder.js';
 import { createModelEmbedder } from './embed/llm-embedder.js';
 import { createExtractor } from './extract/create-extractor.js';
+import { createSafeFetch } from './extract/safe-fetch.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
 
 export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extractor'> {
   /** Default: the real extractor for `documentsDir` (worker thread, per-file limits), closed at the end. */
   extractor?: Extractor;
+  /** For the default extractor: fetch `.url` targets on private and loopback addresses too (profiles.yaml security.block_private_network: false). Default false. */
+  allowPrivateAddresses?: boolean;
 }
 
 /**
@@ -21,7 +24,9 @@ export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extract
  * (default 0); DocumentsFolderError when `documentsDir` is missing or unreadable.
  */
 export async function indexFolder(options: IndexFolderOptions): Promise<IndexSummary> {
-  const extractor = options.extractor ?? createExtractor({ documentsDir: options.documentsDir });
+  const extractor =
+    options.extractor ??
+    createExtractor({ documentsDir: options.documentsDir, fetchUrl: createSafeFetch({ allowPrivateAddresses: options.allowPrivateAddresses ?? false }) });
   try {
     return await indexDocuments({ ...options, extractor });
   } finally {
