@@ -7,6 +7,7 @@ const BENCHES: Array<[string, () => Promise<Figure[]>]> = [
   ['sandbox', async () => (await import('./sandbox.js')).runSandboxBench()],
   ['cold-start', async () => (await import('./cold-start.js')).runColdStartBench()],
   ['rag', async () => (await import('./rag.js')).runRagBench()],
+  ['hostile-documents', async () => (await import('./hostile-documents.js')).runHostileDocumentsBench()],
   ['call-flood', async () => (await import('./call-flood.js')).runCallFloodBench()],
 ];
 
