@@ -80,6 +80,7 @@ async function main(argv: string[]): Promise<number> {
     const opts = program.opts<GlobalOptions>();
     out = createOutput(opts);
     const config = loadConfig({ profilePath: opts.profile, modelsPath: opts.models });
+    for (const warning of config.warnings) out.error(`cortex: warning: ${warning}`);
     exitCode = await action(config, out);
   });
   try {

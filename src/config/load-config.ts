@@ -1,14 +1,13 @@
 // Reads profiles.yaml and models.yaml from disk and resolves what they name into absolute paths.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
 import { parseModels, type ModelsFile } from './models.js';
+import { configLine, isEmptyConfig } from './parse.js';
 import { parseProfile, type Profile } from './profiles.js';
+import { readConfigFile } from './read-config-file.js';
 import { sharedServerEnv } from './server-env.js';
-
-/** Config files larger than this are refused unread: no real profile comes close. */
-const MAX_CONFIG_BYTES = 1_000_000;
 
 /** An MCP server ready to spawn: absolute paths, its own environment additions. */
 export interface ServerSpec {
@@ -30,6 +29,8 @@ export interface LoadedConfig {
   root: string;
   paths: { documents: string; memory: string; faissIndex: string };
   servers: ServerSpec[];
+  /** Problems worth telling the user that do not stop the run (e.g. an empty profile taken as all defaults); the CLI prints them. */
+  warnings: string[];
 }
 
 export interface LoadConfigOptions {
@@ -41,30 +42,42 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-function readConfigFile(file: string): string {
-  if (!existsSync(file)) throw new ConfigError(file, '', 'file not found');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, '', `could not be read (${(err as NodeJS.ErrnoException).code ?? err})`, { cause: err });
-  }
-  if (text.length > MAX_CONFIG_BYTES) throw new ConfigError(file, '', `larger than ${MAX_CONFIG_BYTES} bytes`);
-  return text;
-}
-
 /** Loads and validates both config files; throws ConfigError on the first problem. */
 export function loadConfig({ profilePath, modelsPath, env = process.env }: LoadConfigOptions = {}): LoadedConfig {
   const profileFile = resolve(profilePath ?? resolve(PROJECT_ROOT, 'config', 'profiles.yaml'));
-  const profile = parseProfile(readConfigFile(profileFile), profileFile);
+  const profileText = readConfigFile(profileFile);
+  const profile = parseProfile(profileText, profileFile);
   const root = dirname(dirname(profileFile));
   const modelsFile = resolve(modelsPath ?? resolve(dirname(profileFile), 'models.yaml'));
   const models =
     modelsPath || existsSync(modelsFile) ? parseModels(readConfigFile(modelsFile), modelsFile) : { models: {} };
+  checkModelKeys(profile, models, { profileFile, profileText, modelsFile });
+  // An empty profile is nearly always a truncated or wrong file, so say so; `{}` asks for every default silently.
+  const warnings = isEmptyConfig(profileText)
+    ? [`${profileFile} is empty (only whitespace or comments), so every setting has its default; write {} in it to say that on purpose`]
+    : [];
   const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
   const paths = { documents: at(profile.paths.documents), memory: at(profile.paths.memory), faissIndex: at(profile.paths.faiss_index) };
   const shared = sharedServerEnv({ profile, models, profileFile, modelsFile, paths, env });
-  return { profile, models, profileFile, modelsFile, root, paths, servers: resolveServers(profile, profileFile, at, shared) };
+  return { profile, models, profileFile, modelsFile, root, paths, servers: resolveServers(profile, profileFile, at, shared), warnings };
+}
+
+/**
+ * The models the profile names must exist in models.yaml (and an embedding model must say which embedding model it
+ * uses); the error points at the profile line naming the key, where the mistake is.
+ */
+function checkModelKeys(profile: Profile, models: ModelsFile, where: { profileFile: string; profileText: string; modelsFile: string }): void {
+  const defined = Object.keys(models.models);
+  const known = defined.length ? `defined there: ${defined.join(', ')}` : 'it defines none';
+  const fail = (key: 'text_generation' | 'embedding', expected: string): never => {
+    throw new ConfigError(where.profileFile, `llm.${key}`, expected, { line: configLine(where.profileText, ['llm', key]) });
+  };
+  const { text_generation: text, embedding } = profile.llm;
+  if (text !== 'auto' && !models.models[text]) fail('text_generation', `names the model "${text}", which ${where.modelsFile} does not define (${known}); or use "auto"`);
+  if (embedding === 'builtin') return;
+  const model = models.models[embedding];
+  if (!model) fail('embedding', `names the model "${embedding}", which ${where.modelsFile} does not define (${known}); or use "builtin"`);
+  else if (!model.embedding_model) fail('embedding', `names the model "${embedding}", whose entry in ${where.modelsFile} has no embedding_model`);
 }
 
 function resolveServers(profile: Profile, profileFile: string, at: (p: string) => string, shared: Record<string, string>): ServerSpec[] {

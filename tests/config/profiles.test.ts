@@ -70,6 +70,9 @@ describe('parseProfile', () => {
       const cur = String.fromCharCode(97 + i);
       lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
-    expect(errorOf(lines.join('\n')).file).toBe(FILE);
+    const err = errorOf(lines.join('\n'));
+    expect(err.file).toBe(FILE);
+    // The first alias naming a node that holds aliases itself: *b, in c on line 3.
+    expect(err.message).toBe(`${FILE}:3: c: its YAML aliases expand past 100 nodes (a "billion laughs" file?); write the values out instead`);
   });
 });
