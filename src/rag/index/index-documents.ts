@@ -10,6 +10,7 @@ import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from
 import { decodeFlatIndex } from './flat-index-file.js';
 import type { ChunkRecord, DocEntry } from './index-files.js';
 import { acquireIndexLock } from './index-lock.js';
+import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
 import { planChanges } from './plan-changes.js';
 import { scanDocuments } from './scan-documents.js';
@@ -97,6 +98,8 @@ export async function indexDocuments({
   const chunker = chunkerId({ chunking, maxChars, overlapChars });
   const lock = await acquireIndexLock(indexDir, { waitMs: lockWaitMs });
   try {
+    const leftovers = await removeStaleTempFiles(indexDir);
+    if (leftovers.length) say(`removed ${leftovers.length} temp file${leftovers.length === 1 ? '' : 's'} left in ${indexDir} by an interrupted save`);
     const existing = await readIndexStore(indexDir);
     let store = existing.status === 'ok' ? existing.store : null;
     if (existing.status === 'invalid') say(`the index in ${indexDir} is unusable (${existing.reason}); rebuilding it`);
