@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { ServerSpec } from '../config/load-config.js';
 import { McpError, errorMessage } from '../errors.js';
+import { malformedResultMessage } from './malformed-result-message.js';
 import type { ToolInfo, ToolResult } from './types.js';
 
 /** Time for a server to start and answer initialize + tools/list. */
@@ -79,11 +80,18 @@ export class ServerConnection {
   /** Calls a tool; throws McpError if the connection is down or the call times out. */
   async call(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
-    const res = await this.client.callTool({ name, arguments: args }, undefined, {
-      timeout: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return res as ToolResult;
+    try {
+      const res = await this.client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return res as ToolResult;
+    } catch (err) {
+      // The SDK reports a result that breaks the protocol as a many-line schema dump; the model gets one line.
+      const malformed = malformedResultMessage(err);
+      if (malformed === undefined) throw err;
+      throw new McpError(this.spec.id, `tool ${name}: ${malformed}`, { cause: err });
+    }
   }
 
   /** The server's process id while it runs (used by tests and diagnostics). */

@@ -34,7 +34,7 @@ describe('overlapTail', () => {
 });
 
 describe('chunkStructural on hostile documents', () => {
-  it.each(Object.keys(HOSTILE_DOCUMENTS))('chunks %s into chunks of at most 1,000 characters', (name) => {
+  it.each(Object.keys(HOSTILE_DOCUMENTS).filter((n) => !n.endsWith('.html')))('chunks %s into chunks of at most 1,000 characters', (name) => {
     const parsed = parseText(name.endsWith('.json') ? 'json' : name.endsWith('.md') ? 'md' : name.endsWith('.csv') ? 'csv' : 'txt', new TextEncoder().encode(HOSTILE_DOCUMENTS[name]!()), name);
     if (!parsed.ok) {
       expect(parsed.reason).toBe('no_text');
