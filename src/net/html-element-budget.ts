@@ -44,29 +44,32 @@ export function countHtmlElements(html: string | Uint8Array, stopAfter = MAX_TRE
  * and other non-text elements skipped, one block per line, whitespace collapsed. For pages past MAX_TREE_ELEMENTS.
  */
 export function streamHtmlText(html: string): string {
-  const parts: string[] = [];
+  // Lines are finished as blocks end, so memory holds the kept text, not one entry per tag.
+  const lines: string[] = [];
+  let line = '';
   let skipping = 0;
+  const endLine = (): void => {
+    const text = line.replace(/\s+/g, ' ').trim();
+    if (text !== '') lines.push(text);
+    line = '';
+  };
   const parser = new Parser(
     {
       onopentagname(name) {
         if (SKIPPED.has(name)) skipping++;
-        else if (BLOCKS.has(name)) parts.push('\n');
+        else if (BLOCKS.has(name)) endLine();
       },
       onclosetag(name) {
         if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
-        else if (BLOCKS.has(name)) parts.push('\n');
+        else if (BLOCKS.has(name)) endLine();
       },
       ontext(text) {
-        if (skipping === 0) parts.push(text);
+        if (skipping === 0) line += text;
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
   parser.end(html);
-  return parts
-    .join('')
-    .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-    .filter((line) => line !== '')
-    .join('\n');
+  endLine();
+  return lines.join('\n');
 }
