@@ -43,6 +43,20 @@ function keyOfPath(path: readonly unknown[]): string {
   return keys.join('.');
 }
 
+/** The dotted key of the last setting that starts at or before `offset` (where a syntax error was found), or ''. */
+function keyAt({ doc }: ParsedConfig, offset: number): string {
+  let key = '';
+  visit(doc, {
+    Pair(_key, pair, path) {
+      const start = isNode(pair.key) ? pair.key.range?.[0] : undefined;
+      if (start === undefined || start > offset) return visit.BREAK;
+      key = [keyOfPath(path), isScalar(pair.key) ? String(pair.key.value) : ''].filter(Boolean).join('.');
+      return undefined;
+    },
+  });
+  return key;
+}
+
 /** The alias most likely to blow up (one naming a node that itself holds aliases), with its key and line. */
 function worstAlias({ doc, lineCounter }: ParsedConfig): { key: string; line: number } | undefined {
   let first: { key: string; line: number } | undefined;
@@ -79,7 +93,7 @@ export function parseConfigText<S extends z.ZodType>(text: string, file: string,
   const syntax = doc.errors[0];
   if (syntax) {
     const { line, col } = lineCounter.linePos(syntax.pos[0]);
-    throw new ConfigError(file, '', `column ${col}: ${syntax.message.split('\n')[0]}`, { line });
+    throw new ConfigError(file, keyAt(parsed, syntax.pos[0]), `column ${col}: ${syntax.message.split('\n')[0]}`, { line });
   }
   let data: unknown;
   try {

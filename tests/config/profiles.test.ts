@@ -49,8 +49,10 @@ describe('parseProfile', () => {
     expect(errorOf('strategy:\n  planning_mode: reckless\n').message).toMatch(/strategy\.planning_mode: .*"conservative".*"exploratory"/);
   });
 
-  it('gives the line and column of a YAML syntax error', () => {
-    expect(errorOf('mcp_servers: [\n').message).toMatch(/^config\/profiles\.yaml:\d+: column \d+: /);
+  it('gives the line and column of a YAML syntax error, and the key being written there', () => {
+    expect(errorOf('mcp_servers: [\n').message).toMatch(/^config\/profiles\.yaml:\d+: mcp_servers: column \d+: /);
+    expect(errorOf('sandbox:\n  timeout_ms: 100\n  memory_mb: "64\n').message).toMatch(/^config\/profiles\.yaml:\d+: sandbox\.memory_mb: column \d+: /);
+    expect(errorOf('"open\n').key).toBe('');
   });
 
   it('requires exactly one of script or command for a server', () => {
