@@ -161,7 +161,7 @@ export class WorkerExtractor implements Extractor {
     // The worker takes over the buffer; a view into a shared pool (small Buffers) is copied first.
     const owned = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : new Uint8Array(file.bytes);
     const outcome = await worker.run(
-      { type: 'parse', id: this.nextId++, format: file.format, bytes: owned, name: file.name, maxTextChars: limits.maxTextChars, ...(file.contentType ? { contentType: file.contentType } : {}) },
+      { type: 'parse', id: this.nextId++, format: file.format, bytes: owned, name: file.name, maxTextChars: limits.maxTextChars, ...(file.contentType ? { contentType: file.contentType } : {}), ...(limits.structuralChunks ? { chunk: limits.structuralChunks } : {}) },
       remaining,
     );
     switch (outcome.kind) {

@@ -23,7 +23,11 @@ port.on('message', (request: ParseRequest) => {
 async function handle(request: ParseRequest): Promise<ExtractionResult> {
   try {
     const outcome = await parse(request);
-    return finishResult(request.format, outcome, request.name, request.maxTextChars);
+    const result = finishResult(request.format, outcome, request.name, request.maxTextChars);
+    // Chunked here, not on the host, so a slow or huge chunking is cut by the same deadline and heap cap as the parse.
+    if (!result.ok || !request.chunk) return result;
+    const { chunkStructural } = await import('../chunk/structural-chunker.js');
+    return { ...result, chunks: chunkStructural(result.pages, request.chunk) };
   } catch (err) {
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
       return parseError(`${request.name} is nested too deeply to parse.`);

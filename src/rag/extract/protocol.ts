@@ -14,6 +14,8 @@ export interface ParseRequest {
   maxTextChars: number;
   /** Content-Type of a fetched body (its charset helps decode HTML), if any. */
   contentType?: string;
+  /** Also chunk the text structurally with these sizes, inside the same deadline and heap. */
+  chunk?: { maxChars?: number; overlapChars?: number };
 }
 
 /** Worker → host: the outcome of one request, and the heap left behind (for recycling). */

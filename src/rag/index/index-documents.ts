@@ -144,7 +144,9 @@ export async function indexDocuments({
 
     let done = 0;
     // One file of lookahead: the extractor's worker parses the next file while this thread chunks and embeds.
-    const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, limits) : null);
+    // Structural chunking runs in the extractor's worker, inside the per-file deadline and heap cap.
+    const fileLimits: ExtractionLimits = chunking === 'structural' ? { ...limits, structuralChunks: { maxChars, overlapChars } } : limits;
+    const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, fileLimits) : null);
     let nextExtraction = extractAt(0);
     for (const [i, file] of plan.toIndex.entries()) {
       const extraction = (await nextExtraction)!;
@@ -165,7 +167,9 @@ export async function indexDocuments({
         continue;
       }
       for (const warning of extraction.warnings) say(`${file.rel}: ${warning}`);
-      const { chunks, warnings } = await chunkDocument({ pages: extraction.pages, chunking, llm, maxChars, overlapChars });
+      const { chunks, warnings } = extraction.chunks
+        ? { chunks: extraction.chunks, warnings: [] }
+        : await chunkDocument({ pages: extraction.pages, chunking, llm, maxChars, overlapChars });
       for (const warning of warnings) say(`${file.rel}: ${warning}`);
       if (chunks.length === 0) {
         const reason = 'no_text: no text to index';
