@@ -10,6 +10,8 @@ const BENCHES: Array<[string, () => Promise<Figure[]>]> = [
   ['reply-corpus', async () => (await import('./reply-corpus.js')).runReplyCorpusBench()],
   ['images', async () => (await import('./images.js')).runImagesBench()],
   ['serve', async () => (await import('./serve.js')).runServeBench()],
+  ['hostile-documents', async () => (await import('./hostile-documents.js')).runHostileDocumentsBench()],
+  ['call-flood', async () => (await import('./call-flood.js')).runCallFloodBench()],
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,7 @@
 // Reads the visible text of an HTML page with cheerio: clutter (scripts, styles, navigation, headers, footers,
 // forms, embeds, hidden parts) left out, whitespace normalised, blocks on their own lines.
 import { load } from 'cheerio/slim';
+import { countHtmlElements, MAX_TREE_ELEMENTS, streamHtmlText } from '../../src/net/html-element-budget.js';
 
 /** Longest text returned to the model, in characters (the original server's 8,000). */
 export const DEFAULT_MAX_PAGE_CHARS = 8_000;
@@ -49,6 +50,8 @@ export function normaliseWhitespace(text: string): string {
  * Never throws for malformed HTML; the walk uses its own stack, so deep nesting cannot overflow the call stack.
  */
 export function extractPageText(html: string): string {
+  // A page too big for a tree (a million tiny elements) is read by a streaming parse instead of costing a gigabyte.
+  if (countHtmlElements(html, MAX_TREE_ELEMENTS) > MAX_TREE_ELEMENTS) return streamHtmlText(html);
   const $ = load(html);
   const parts: string[] = [];
   const stack: (DomNode | typeof LINE_BREAK)[] = [$.root()[0] as unknown as DomNode];

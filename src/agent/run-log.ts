@@ -12,6 +12,7 @@ import type { StrategyName } from './strategy.js';
 const MAX_CALL_TEXT_CHARS = 500;
 
 function callText(record: ToolCallRecord): string {
+  if (record.summarised !== undefined) return `${record.tool}: ${record.error ?? ''}`.slice(0, MAX_CALL_TEXT_CHARS);
   let args: string;
   try {
     args = JSON.stringify(record.args) ?? '';
@@ -79,7 +80,10 @@ export class RunLog {
     return this.trace.record({ type: 'plan', run_id: this.runId, ...info });
   }
 
-  /** One memory item and one trace line per call, in the order the sandbox reported them. */
+  /**
+   * One memory item and one trace line per call, in the order the sandbox reported them. The sandbox bounds the
+   * records (a flood of refused calls arrives as one summary record), so this stays a few dozen writes.
+   */
   async toolCalls(step: number, lifeline: number, calls: ToolCallRecord[]): Promise<void> {
     for (const record of calls) {
       await this.memory.add({

@@ -39,6 +39,7 @@ export async function indexCommand(config: LoadedConfig, options: { rebuild: boo
     chunking: config.profile.rag.chunking,
     lockWaitMs: INDEX_LOCK_WAIT_MS,
     captioner,
+    allowPrivateAddresses: !config.profile.security.block_private_network,
     onProgress,
   });
   status.clear();

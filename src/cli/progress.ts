@@ -23,6 +23,8 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'running':
       return 'running solve()';
     case 'tool_call':
+      // The one record standing for a flood of refused calls is shown once, as its summary.
+      if (event.record.summarised !== undefined) return event.phase === 'end' ? `  ✗ ${event.record.error ?? ''} (${event.record.tool})` : null;
       return event.phase === 'start'
         ? `  → ${event.record.tool}(${preview(event.record.args)})`
         : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool} ${event.record.ms} ms${event.record.error ? `: ${event.record.error}` : ''}`;

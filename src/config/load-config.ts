@@ -1,18 +1,17 @@
 // Reads profiles.yaml and models.yaml from disk and resolves what they name into absolute paths.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
-import { parseModels, type ModelsFile } from './models.js';
-import { parseProfile, type Profile } from './profiles.js';
 import { projectRootOf, readClientConfig, readProfileServers, type EntryContext, type ServerEntries } from './mcp-entries.js';
+import { parseModels, type ModelsFile } from './models.js';
+import { configLine, isEmptyConfig } from './parse.js';
+import { parseProfile, type Profile } from './profiles.js';
+import { readConfigFile } from './read-config-file.js';
 import { ownServerEnv } from './server-env.js';
 import type { DisabledServer, ServerSpec } from './server-spec.js';
 
 export type { DisabledServer, ServerSpec } from './server-spec.js';
-
-/** Config files larger than this are refused unread: no real profile comes close. */
-const MAX_CONFIG_BYTES = 1_000_000;
 
 export interface LoadedConfig {
   profile: Profile;
@@ -26,7 +25,7 @@ export interface LoadedConfig {
   servers: ServerSpec[];
   /** Servers that will not start: `disabled: true`, or a broken entry (its one-line reason). */
   disabledServers: DisabledServer[];
-  /** Config keys we ignored and ids given twice; never fatal, the CLI prints them. */
+  /** Problems that do not stop the run (keys we ignored, ids given twice, an empty profile); the CLI prints them. */
   warnings: string[];
   /** Folders offered to MCP servers as roots (profiles.yaml mcp.roots). */
   roots: string[];
@@ -43,18 +42,6 @@ export interface LoadConfigOptions {
   mcpConfigFiles?: string[];
 }
 
-function readConfigFile(file: string): string {
-  if (!existsSync(file)) throw new ConfigError(file, '', 'file not found');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(file, '', `could not be read (${(err as NodeJS.ErrnoException).code ?? err})`, { cause: err });
-  }
-  if (text.length > MAX_CONFIG_BYTES) throw new ConfigError(file, '', `larger than ${MAX_CONFIG_BYTES} bytes`);
-  return text;
-}
-
 /** Loads and validates both config files (and any `--mcp-config` files); throws ConfigError on the first fatal problem. */
 export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConfigFiles = [] }: LoadConfigOptions = {}): LoadedConfig {
   const profileFile = resolve(profilePath ?? resolve(PROJECT_ROOT, 'config', 'profiles.yaml'));
@@ -64,6 +51,11 @@ export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConf
   const modelsFile = resolve(modelsPath ?? resolve(dirname(profileFile), 'models.yaml'));
   const models =
     modelsPath || existsSync(modelsFile) ? parseModels(readConfigFile(modelsFile), modelsFile) : { models: {} };
+  checkModelKeys(profile, models, { profileFile, profileText, modelsFile });
+  // An empty profile is nearly always a truncated or wrong file, so say so; `{}` asks for every default silently.
+  const emptyWarning = isEmptyConfig(profileText)
+    ? [`${profileFile} is empty (only whitespace or comments), so every setting has its default; write {} in it to say that on purpose`]
+    : [];
   const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
   const paths = {
     documents: at(profile.paths.documents),
@@ -76,7 +68,26 @@ export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConf
   const sources: ServerEntries[] = [readProfileServers(profile, profileText, context(profileFile))];
   for (const file of mcpConfigFiles.map((f) => resolve(f))) sources.push(readClientConfig(readConfigFile(file), context(file)));
   const roots = (profile.mcp.roots ?? [paths.documents, process.cwd()]).map(at);
-  return { profile, models, profileFile, modelsFile, root, paths, roots, ...mergeSources(sources) };
+  const merged = mergeSources(sources);
+  return { profile, models, profileFile, modelsFile, root, paths, roots, ...merged, warnings: [...emptyWarning, ...merged.warnings] };
+}
+
+/**
+ * The models the profile names must exist in models.yaml (and an embedding model must say which embedding model it
+ * uses); the error points at the profile line naming the key, where the mistake is.
+ */
+function checkModelKeys(profile: Profile, models: ModelsFile, where: { profileFile: string; profileText: string; modelsFile: string }): void {
+  const defined = Object.keys(models.models);
+  const known = defined.length ? `defined there: ${defined.join(', ')}` : 'it defines none';
+  const fail = (key: 'text_generation' | 'embedding', expected: string): never => {
+    throw new ConfigError(where.profileFile, `llm.${key}`, expected, { line: configLine(where.profileText, ['llm', key]) });
+  };
+  const { text_generation: text, embedding } = profile.llm;
+  if (text !== 'auto' && !models.models[text]) fail('text_generation', `names the model "${text}", which ${where.modelsFile} does not define (${known}); or use "auto"`);
+  if (embedding === 'builtin') return;
+  const model = models.models[embedding];
+  if (!model) fail('embedding', `names the model "${embedding}", which ${where.modelsFile} does not define (${known}); or use "builtin"`);
+  else if (!model.embedding_model) fail('embedding', `names the model "${embedding}", whose entry in ${where.modelsFile} has no embedding_model`);
 }
 
 /** One list of servers; an id given twice keeps its first definition and warns about the second. */

@@ -1,25 +1,109 @@
 // Shared parsing of YAML/JSON config text against a zod schema, with errors that name file, line and key.
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { Alias, isNode, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { WHOLE_FILE } from './read-config-file.js';
 
 /** Bounds the work a hostile file can cause (YAML aliases expand; see DESIGN §4). */
 const MAX_ALIAS_COUNT = 100;
 
-/** Parses YAML (JSON is YAML too) and validates it; the first problem becomes one ConfigError. */
-export function parseConfigText<S extends z.ZodType>(text: string, file: string, schema: S): z.infer<S> {
+/** A parsed config file that can say which line a key is on. */
+interface ParsedConfig {
+  doc: Document;
+  lineCounter: LineCounter;
+}
+
+function parse(text: string): ParsedConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  return { doc, lineCounter };
+}
+
+/**
+ * The 1-based line of the setting at `path` (e.g. ['llm', 'embedding']) in `parsed`; when that key is absent, the line
+ * of its nearest parent that is there, and 1 for the top level.
+ */
+function lineOf({ doc, lineCounter }: ParsedConfig, path: readonly string[]): number {
+  for (let depth = path.length; depth > 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return lineCounter.linePos(node.range[0]).line;
+  }
+  return 1;
+}
+
+/** The 1-based line of the setting at `path` in config text (see {@link parseConfigText} for the text's rules). */
+export function configLine(text: string, path: readonly string[]): number {
+  return lineOf(parse(text), path);
+}
+
+/** The dotted key of a visit() path (the keys of the pairs on it), e.g. "mcp_servers.0.env". */
+function keyOfPath(path: readonly unknown[]): string {
+  const keys: string[] = [];
+  for (const step of path) if (isPair(step) && isScalar(step.key)) keys.push(String(step.key.value));
+  return keys.join('.');
+}
+
+/** The dotted key of the last setting that starts at or before `offset` (where a syntax error was found), or ''. */
+function keyAt({ doc }: ParsedConfig, offset: number): string {
+  let key = '';
+  visit(doc, {
+    Pair(_key, pair, path) {
+      const start = isNode(pair.key) ? pair.key.range?.[0] : undefined;
+      if (start === undefined || start > offset) return visit.BREAK;
+      key = [keyOfPath(path), isScalar(pair.key) ? String(pair.key.value) : ''].filter(Boolean).join('.');
+      return undefined;
+    },
+  });
+  return key;
+}
+
+/** The alias most likely to blow up (one naming a node that itself holds aliases), with its key and line. */
+function worstAlias({ doc, lineCounter }: ParsedConfig): { key: string; line: number } | undefined {
+  let first: { key: string; line: number } | undefined;
+  let nested: { key: string; line: number } | undefined;
+  visit(doc, {
+    Alias(_key, node: Alias, path) {
+      const where = { key: keyOfPath(path), line: node.range ? lineCounter.linePos(node.range[0]).line : 1 };
+      first ??= where;
+      const source = node.resolve(doc) as Node | undefined;
+      let holdsAlias = false;
+      if (source) visit(source, { Alias: () => ((holdsAlias = true), visit.BREAK) });
+      if (holdsAlias) {
+        nested = where;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return nested ?? first;
+}
+
+/** True when config text holds nothing but whitespace and comments (it then parses as every default). */
+export function isEmptyConfig(text: string): boolean {
+  return parse(text).doc.contents === null;
+}
+
+/**
+ * Parses YAML (JSON is YAML too) and validates it; the first problem becomes one ConfigError naming the file, the
+ * line and the key. An empty file is an empty object: every default.
+ */
+export function parseConfigText<S extends z.ZodType>(text: string, file: string, schema: S): z.infer<S> {
+  const parsed = parse(text);
+  const { doc, lineCounter } = parsed;
   const syntax = doc.errors[0];
   if (syntax) {
     const { line, col } = lineCounter.linePos(syntax.pos[0]);
-    throw new ConfigError(file, '', `column ${col}: ${syntax.message.split('\n')[0]}`, { line });
+    throw new ConfigError(file, keyAt(parsed, syntax.pos[0]), `column ${col}: ${syntax.message.split('\n')[0]}`, { line });
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
-    throw new ConfigError(file, '', `could not be read as YAML: ${(err as Error).message}`, { cause: err });
+    const alias = worstAlias(parsed);
+    const why = /alias count/i.test((err as Error).message)
+      ? `its YAML aliases expand past ${MAX_ALIAS_COUNT} nodes (a "billion laughs" file?); write the values out instead`
+      : `could not be read as YAML: ${(err as Error).message}`;
+    throw new ConfigError(file, alias?.key || WHOLE_FILE, why, { line: alias?.line ?? 1, cause: err });
   }
   const result = schema.safeParse(data ?? {});
   if (result.success) return result.data;
@@ -27,8 +111,6 @@ export function parseConfigText<S extends z.ZodType>(text: string, file: string,
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') path.push(issue.keys[0]!);
   const key = path.join('.');
-  const node = path.length ? doc.getIn(path, true) : undefined;
-  const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
   const expected = issue.code === 'unrecognized_keys' ? 'unknown key (check its spelling)' : issue.message;
-  throw new ConfigError(file, key || '(top level)', expected, { line });
+  throw new ConfigError(file, key || '(top level)', expected, { line: lineOf(parsed, path) });
 }

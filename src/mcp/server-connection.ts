@@ -9,6 +9,7 @@ import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
+import { malformedResultMessage } from './malformed-result-message.js';
 import { startFailure } from './start-failure.js';
 import type { ResourceContents, ToolInfo, ToolResult } from './types.js';
 
@@ -161,11 +162,18 @@ export class ServerConnection {
   /** Calls a tool; throws McpError if the connection is down or the call times out. */
   async call(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
-    const res = await this.client.callTool({ name, arguments: args }, undefined, {
-      timeout: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return res as ToolResult;
+    try {
+      const res = await this.client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return res as ToolResult;
+    } catch (err) {
+      // The SDK reports a result that breaks the protocol as a many-line schema dump; the model gets one line.
+      const malformed = malformedResultMessage(err);
+      if (malformed === undefined) throw err;
+      throw new McpError(this.spec.id, `tool ${name}: ${malformed}`, { cause: err });
+    }
   }
 
   /** True when the server said at initialize that it offers resources. */

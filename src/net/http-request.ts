@@ -1,7 +1,7 @@
 // One HTTP(S) request to an address already checked by the policy, and a size-capped, decompressing body reader.
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
@@ -31,19 +31,23 @@ export function bareHostname(url: URL): string {
  * A `lookup` for net.connect that answers with the already-checked addresses instead of asking DNS again, so a
  * DNS rebind between our check and the connect cannot swap in another address. Node asks with `all: true` when
  * it races IPv4 and IPv6 (autoSelectFamily), with a single answer expected otherwise.
+ *
+ * It always answers asynchronously, as dns.lookup does: answered synchronously, a connect that fails at once
+ * (ENETUNREACH to a route-less network) emits the socket's 'error' before http or tls has attached a listener
+ * to it, which crashes the process, and a TLS socket is torn down before its handle exists.
  */
 export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
   return (hostname, options, callback) => {
     const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
     const first = wanted[0];
-    if (!first) {
-      const err: NodeJS.ErrnoException = new Error(`no IPv${String(options.family)} address for ${hostname}`);
-      err.code = 'ENOTFOUND';
-      callback(err, '');
-      return;
-    }
-    if (options.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
-    else callback(null, first.address, first.family);
+    setImmediate(() => {
+      if (!first) {
+        const err: NodeJS.ErrnoException = new Error(`no IPv${String(options.family)} address for ${hostname}`);
+        err.code = 'ENOTFOUND';
+        callback(err, '');
+      } else if (options.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+      else callback(null, first.address, first.family);
+    });
   };
 }
 
@@ -51,9 +55,12 @@ export function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunct
 export function sendRequest({ url, addresses, method, headers, body, signal }: PinnedRequest): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
+    const hostname = bareHostname(url);
     const req = client.request({
       protocol: url.protocol,
-      hostname: bareHostname(url),
+      hostname,
+      // SNI and the certificate check name the host the URL names, never the pinned address (and no SNI for an IP).
+      ...(url.protocol === 'https:' && isIP(hostname) === 0 ? { servername: hostname } : {}),
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
       method,
@@ -64,7 +71,8 @@ export function sendRequest({ url, addresses, method, headers, body, signal }: P
       signal,
     });
     req.once('response', resolve);
-    req.once('error', reject);
+    // `on`, not `once`: a socket can fail twice (a reset after a timeout abort), and a second unheard 'error' crashes.
+    req.on('error', reject);
     req.end(body);
   });
 }
@@ -144,8 +152,9 @@ export function readCappedBody(res: http.IncomingMessage, maxBytes: number, sign
       stop();
       finish(() => reject(err));
     };
-    stream.once('error', onError);
-    if (decoder) res.once('error', onError);
+    // `on`, not `once`: a later second 'error' with no listener would crash the process.
+    stream.on('error', onError);
+    if (decoder) res.on('error', onError);
     // A connection that closes before the body ended (and without an error event) must not leave us waiting.
     res.once('close', () => {
       if (!res.complete) onError(new Error('the connection closed before the page was complete'));

@@ -5,6 +5,7 @@ import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexical-embedder.js';
 import { createModelEmbedder } from './embed/llm-embedder.js';
 import { createExtractor, type ImageCaptionSettings } from './extract/create-extractor.js';
+import { createSafeFetch } from './extract/safe-fetch.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
 
@@ -13,6 +14,8 @@ export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extract
   extractor?: Extractor;
   /** How the default extractor reads images (a captioner; its cache goes in `indexDir`); default: images left out. */
   captioner?: ImageCaptionSettings['captioner'] | null;
+  /** For the default extractor: fetch `.url` targets on private and loopback addresses too (profiles.yaml security.block_private_network: false). Default false. */
+  allowPrivateAddresses?: boolean;
 }
 
 /**
@@ -25,7 +28,12 @@ export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extract
 export async function indexFolder(options: IndexFolderOptions): Promise<IndexSummary> {
   const { captioner } = options;
   const extractor =
-    options.extractor ?? createExtractor({ documentsDir: options.documentsDir, ...(captioner ? { images: { captioner, cacheDir: options.indexDir } } : {}) });
+    options.extractor ??
+    createExtractor({
+      documentsDir: options.documentsDir,
+      fetchUrl: createSafeFetch({ allowPrivateAddresses: options.allowPrivateAddresses ?? false }),
+      ...(captioner ? { images: { captioner, cacheDir: options.indexDir } } : {}),
+    });
   try {
     return await indexDocuments({ ...options, extractor });
   } finally {

@@ -17,6 +17,8 @@ export type ExtractionResult =
       pages: ExtractedPage[];
       /** Problems that did not stop extraction (e.g. 3 pages without a text layer). */
       warnings: string[];
+      /** The pages chunked structurally in the worker, when the limits asked for it (see ExtractionLimits.structuralChunks). */
+      chunks?: Array<{ text: string; page: number }>;
     }
   | {
       ok: false;
@@ -34,6 +36,11 @@ export interface ExtractionLimits {
   timeoutMs: number;
   /** Extracted text is cut at this many characters. Default 5,000,000. */
   maxTextChars: number;
+  /**
+   * When set, the worker also chunks the text structurally with these sizes, so chunking shares the file's
+   * deadline and heap cap; the result then carries `chunks`. Default unset (the caller chunks).
+   */
+  structuralChunks?: { maxChars?: number; overlapChars?: number };
 }
 
 export const DEFAULT_EXTRACTION_LIMITS: ExtractionLimits = {

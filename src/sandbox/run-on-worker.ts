@@ -57,6 +57,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       clearTimeout(pauseLimit);
       unsubscribe();
       runEnded.abort();
+      proxy.finishRecords();
       const ms = Math.round(performance.now() - startedAt);
       const base = { logs: logs.lines, calls: proxy.calls, ms };
       if (kind === null) {

@@ -17,6 +17,12 @@ export type ToolReply = string;
 const MAX_TOOL_NAME_CHARS = 200;
 /** Tool names listed when a name is too far off for "closest" to mean anything. */
 const MAX_NAMES_LISTED = 20;
+/**
+ * Refused calls recorded (and shown) one by one; the rest are counted into one summary record, so a plan firing
+ * thousands of calls at once costs the display, memory and trace a bounded number of records. One past the
+ * tolerated refusals, so the call that ended the run is still shown.
+ */
+export const MAX_REFUSALS_RECORDED = MAX_REFUSED_CALLS_PER_RUN + 1;
 
 /** What one run's proxy needs: the tools, the caller, the cap and the run's deadline. */
 export interface ToolProxyOptions {
@@ -55,6 +61,9 @@ export class ToolProxy {
   private nextCallId = 0;
   /** The run's deadline (performance.now() time), moved later by time spent waiting for approvals. */
   private deadlineAt: number;
+  /** Refused calls past MAX_REFUSALS_RECORDED: counted by kind and tool, recorded once by finishRecords(). */
+  private readonly unrecorded = { total: 0, capped: 0, tools: new Set<string>() };
+  private recordsFinished = false;
 
   constructor(private readonly options: ToolProxyOptions) {
     this.deadlineAt = options.deadlineAt;
@@ -283,11 +292,47 @@ export class ToolProxy {
   private refuse(tool: string, args: unknown, started: number, kind: 'tool_error' | 'call_cap', message: string, server?: string): ToolReply {
     this.refused++;
     this.lastRefusal = message;
+    if (this.refused > MAX_REFUSALS_RECORDED || this.recordsFinished) {
+      this.unrecorded.total++;
+      if (kind === 'call_cap') this.unrecorded.capped++;
+      if (this.unrecorded.tools.size <= MAX_NAMES_LISTED) this.unrecorded.tools.add(tool);
+      return errorReply(kind, message);
+    }
     const record: ToolCallRecord = { tool, ...(server ? { server } : {}), args, ok: false, ms: Math.round(performance.now() - started), error: message };
     this.calls.push(record);
     this.emit('start', record);
     this.emit('end', record);
     return errorReply(kind, message);
+  }
+
+  /**
+   * Adds the one record standing for every refused call past MAX_REFUSALS_RECORDED (e.g. "4,969 further calls
+   * rejected by the call cap"), and emits it; call once when the run ends. Idempotent.
+   */
+  finishRecords(): void {
+    if (this.recordsFinished) return;
+    this.recordsFinished = true;
+    const { total, capped, tools } = this.unrecorded;
+    if (total === 0) return;
+    const count = (n: number) => `${n.toLocaleString('en-US')} further call${n === 1 ? '' : 's'}`;
+    const why =
+      capped === total
+        ? 'rejected by the call cap'
+        : capped === 0
+          ? 'refused (unknown tool or invalid arguments)'
+          : `refused (${capped.toLocaleString('en-US')} by the call cap, the rest for an unknown tool or invalid arguments)`;
+    const names = [...tools];
+    const record: ToolCallRecord = {
+      tool: names.length === 1 ? names[0]! : names.length <= MAX_NAMES_LISTED ? names.join(', ') : `${names.slice(0, MAX_NAMES_LISTED).join(', ')}, …`,
+      args: null,
+      ok: false,
+      ms: 0,
+      error: `${count(total)} ${why}`,
+      summarised: total,
+    };
+    this.calls.push(record);
+    this.emit('start', record);
+    this.emit('end', record);
   }
 
   private emit(phase: 'start' | 'end', record: ToolCallRecord): void {

@@ -49,6 +49,8 @@ export interface ToolCallRecord {
   ok: boolean;
   ms: number;
   error?: string;
+  /** Set on the one record that stands for this many refused calls past the per-run record bound (tool names joined). */
+  summarised?: number;
 }
 
 export type SandboxResult =

@@ -50,8 +50,10 @@ describe('parseProfile', () => {
     expect(errorOf('strategy:\n  planning_mode: reckless\n').message).toMatch(/strategy\.planning_mode: .*"conservative".*"exploratory"/);
   });
 
-  it('gives the line and column of a YAML syntax error', () => {
-    expect(errorOf('mcp_servers: [\n').message).toMatch(/^config\/profiles\.yaml:\d+: column \d+: /);
+  it('gives the line and column of a YAML syntax error, and the key being written there', () => {
+    expect(errorOf('mcp_servers: [\n').message).toMatch(/^config\/profiles\.yaml:\d+: mcp_servers: column \d+: /);
+    expect(errorOf('sandbox:\n  timeout_ms: 100\n  memory_mb: "64\n').message).toMatch(/^config\/profiles\.yaml:\d+: sandbox\.memory_mb: column \d+: /);
+    expect(errorOf('"open\n').key).toBe('');
   });
 
   it('leaves server entries to be checked one by one, so one broken entry cannot refuse the whole profile', () => {
@@ -67,6 +69,9 @@ describe('parseProfile', () => {
       const cur = String.fromCharCode(97 + i);
       lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
-    expect(errorOf(lines.join('\n')).file).toBe(FILE);
+    const err = errorOf(lines.join('\n'));
+    expect(err.file).toBe(FILE);
+    // The first alias naming a node that holds aliases itself: *b, in c on line 3.
+    expect(err.message).toBe(`${FILE}:3: c: its YAML aliases expand past 100 nodes (a "billion laughs" file?); write the values out instead`);
   });
 });

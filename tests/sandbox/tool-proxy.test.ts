@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolInfo } from '../../src/mcp/types.js';
 import { MAX_TOOL_ARGS_CHARS, TOOL_CALL_TIMEOUT_MS } from '../../src/sandbox/limits.js';
-import { ToolProxy, type CallMode } from '../../src/sandbox/tool-proxy.js';
+import { MAX_REFUSALS_RECORDED, ToolProxy, type CallMode } from '../../src/sandbox/tool-proxy.js';
 import type { ToolCallRecord } from '../../src/sandbox/types.js';
 import { arithmeticCaller, binaryTool, crashingCaller, scriptedCaller, silentCaller, type RecordingCaller } from './fake-callers.js';
 
@@ -69,6 +69,38 @@ describe('ToolProxy', () => {
     expect(proxy.stopReason()).toBeNull();
     await call('add', [{ a: 1, b: 1 }]);
     expect(proxy.stopReason()).toBe('call_cap');
+  });
+
+  it('records a flood of refused calls as a bounded list plus one summary, and shows the summary once', async () => {
+    const caller = arithmeticCaller();
+    const { proxy, events, call } = proxyFor(caller, { maxToolCalls: 20 });
+    const replies = await Promise.all(Array.from({ length: 5_000 }, (_, i) => call('add', [{ a: i, b: 1 }])));
+    proxy.finishRecords();
+    proxy.finishRecords();
+
+    expect(replies.filter((r) => r.ok)).toHaveLength(20);
+    expect(replies.filter((r) => r.kind === 'call_cap')).toHaveLength(4_980);
+    expect(caller.received).toHaveLength(20);
+    const further = 4_980 - MAX_REFUSALS_RECORDED;
+    expect(proxy.calls).toHaveLength(20 + MAX_REFUSALS_RECORDED + 1);
+    expect(proxy.calls.at(-1)).toMatchObject({ tool: 'add', ok: false, summarised: further, error: `${further.toLocaleString('en-US')} further calls rejected by the call cap` });
+    expect(events).toHaveLength(2 * proxy.calls.length);
+  });
+
+  it('names both causes when the summarised refusals were not all over the cap', async () => {
+    const { proxy, call } = proxyFor(arithmeticCaller(), { maxToolCalls: 0 });
+    for (let i = 0; i < MAX_REFUSALS_RECORDED + 3; i++) await call('add', [{ a: 1, b: 1 }]);
+    await call('ad', [{ a: 1, b: 1 }]);
+    proxy.finishRecords();
+    expect(proxy.calls.at(-1)).toMatchObject({ tool: 'add, ad', summarised: 4, error: '4 further calls refused (3 by the call cap, the rest for an unknown tool or invalid arguments)' });
+  });
+
+  it('adds no summary when every refused call was recorded', async () => {
+    const { proxy, call } = proxyFor(arithmeticCaller(), { maxToolCalls: 0 });
+    await call('add', [{ a: 1, b: 1 }]);
+    proxy.finishRecords();
+    expect(proxy.calls).toHaveLength(1);
+    expect(proxy.calls[0]!.summarised).toBeUndefined();
   });
 
   it('checks arguments against the input schema before calling', async () => {

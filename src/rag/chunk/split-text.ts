@@ -1,10 +1,42 @@
 // Splits one block of text into pieces no longer than a limit, at the coarsest boundary that works: line, sentence, word.
 
-/** Boundaries tried in order; each keeps its separator with the text before it so nothing is lost. */
-const SPLITTERS: ReadonlyArray<RegExp> = [
-  /(?<=\n)/u, // lines
-  /(?<=[.!?。！？…]["'”’)\]]*)(?=\s)/u, // sentence ends (before the following space)
-  /(?=\s)/u, // words
+/** Characters that end a sentence, and the closing marks that may follow one before the space ("end.)" or 'said."'). */
+const SENTENCE_END = new Set(['.', '!', '?', '。', '！', '？', '…']);
+const CLOSERS = new Set(['"', "'", '”', '’', ')', ']']);
+const WHITESPACE = /\s/u;
+
+/**
+ * Cuts `text` before every whitespace that follows a sentence end (and any closing marks), keeping each separator
+ * with the text after it. One pass: a look-behind regular expression for the same rule rescans the run of closing
+ * marks at every position and is quadratic on a long run of `)` or quotes.
+ */
+function splitSentences(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let afterEnd = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (WHITESPACE.test(ch)) {
+      if (afterEnd && i > start) {
+        parts.push(text.slice(start, i));
+        start = i;
+      }
+      afterEnd = false;
+    } else if (SENTENCE_END.has(ch)) {
+      afterEnd = true;
+    } else if (!CLOSERS.has(ch)) {
+      afterEnd = false;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Boundaries tried in order, each a linear-time split that keeps its separator so nothing is lost: lines, sentences, words. */
+const SPLITTERS: ReadonlyArray<(text: string) => string[]> = [
+  (text) => text.split(/(?<=\n)/u),
+  splitSentences,
+  (text) => text.split(/(?=\s)/u),
 ];
 
 /** Packs consecutive parts into pieces of at most `limit` characters. */
@@ -33,7 +65,7 @@ function splitAt(text: string, limit: number, level: number): string[] {
     for (let i = 0; i < text.length; i += limit) out.push(text.slice(i, i + limit));
     return out;
   }
-  const parts = text.split(new RegExp(splitter.source, 'gu')).filter((p) => p.length > 0);
+  const parts = splitter(text).filter((p) => p.length > 0);
   if (parts.length <= 1) return splitAt(text, limit, level + 1);
   const fine = parts.flatMap((p) => (p.length > limit ? splitAt(p, limit, level + 1) : [p]));
   return pack(fine, limit);
@@ -58,9 +90,11 @@ export function overlapTail(text: string, chars: number): string {
   if (chars <= 0 || text.length === 0) return '';
   if (text.length <= chars) return text.trim();
   const tail = text.slice(text.length - chars);
-  const sentence = /[.!?。！？…]["'”’)\]]*\s+(?=\S)/u.exec(tail);
-  if (sentence && tail.length - (sentence.index + sentence[0].length) >= chars / 3) {
-    return tail.slice(sentence.index + sentence[0].length).trim();
+  // The first sentence start in the tail (splitSentences cuts before the space; the trim drops it).
+  const first = splitSentences(tail)[0]!;
+  if (first.length < tail.length && tail.length - first.length >= chars / 3) {
+    const rest = tail.slice(first.length).trim();
+    if (rest) return rest;
   }
   // The tail already starts a word when the character before it is whitespace.
   if (/\s/u.test(text[text.length - chars - 1]!)) return tail.trim();

@@ -214,6 +214,7 @@ export class WorkerExtractor implements Extractor {
         maxTextChars: limits.maxTextChars,
         ...(file.contentType ? { contentType: file.contentType } : {}),
         ...(this.images ? { images: { nonce, localFiles: file.folder !== undefined } } : {}),
+        ...(limits.structuralChunks ? { chunk: limits.structuralChunks } : {}),
       },
       remaining,
     );

@@ -27,7 +27,13 @@ async function handle(request: ParseRequest, images: ImageCollector | undefined)
   try {
     const outcome = await parse(request, images);
     if (outcome.ok && images) outcome.warnings.push(...images.warnings(request.name));
-    return finishResult(request.format, outcome, request.name, request.maxTextChars);
+    const result = finishResult(request.format, outcome, request.name, request.maxTextChars);
+    // Chunked here, not on the host, so a slow or huge chunking is cut by the same deadline and heap cap as the parse.
+    // Not when images were found: their captions replace placeholders on the host, which chunks the text then.
+    const foundImages = images ? images.images.length + images.localImages.length : 0;
+    if (!result.ok || !request.chunk || foundImages > 0) return result;
+    const { chunkStructural } = await import('../chunk/structural-chunker.js');
+    return { ...result, chunks: chunkStructural(result.pages, request.chunk) };
   } catch (err) {
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
       return parseError(`${request.name} is nested too deeply to parse.`);

@@ -34,7 +34,7 @@ export const MAX_LOCAL_IMAGE_BYTES = 20 * 2 ** 20;
 export const MAX_WARNINGS = 10;
 
 /** Accepted ranges: finite and bounded, so a config typo can't switch a limit off. */
-const BOUNDS: Record<keyof ExtractionLimits, [min: number, max: number]> = {
+const BOUNDS: Record<'maxFileBytes' | 'timeoutMs' | 'maxTextChars', [min: number, max: number]> = {
   maxFileBytes: [1, 1024 * 2 ** 20],
   timeoutMs: [10, 600_000],
   maxTextChars: [100, 100_000_000],
@@ -46,11 +46,12 @@ export function resolveExtractionLimits(
   defaults: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
 ): ExtractionLimits {
   const out = { ...defaults };
-  for (const key of Object.keys(BOUNDS) as Array<keyof ExtractionLimits>) {
+  for (const key of Object.keys(BOUNDS) as Array<keyof typeof BOUNDS>) {
     const value = partial[key];
     if (typeof value !== 'number' || !Number.isFinite(value)) continue;
     const [min, max] = BOUNDS[key];
     out[key] = Math.min(max, Math.max(min, Math.floor(value)));
   }
+  if (partial.structuralChunks) out.structuralChunks = partial.structuralChunks;
   return out;
 }

@@ -1,6 +1,7 @@
 // HTML → Markdown: cheerio strips non-content, jsdom (no scripts, no resources) + Readability find the article, turndown writes it.
 import { loadBuffer } from 'cheerio';
 import { errorMessage } from '../../errors.js';
+import { countHtmlElements, MAX_TREE_ELEMENTS, streamHtmlText } from '../../net/html-element-budget.js';
 import { createInertDom } from './inert-dom.js';
 import { MAX_ARTICLE_CHILDREN, MAX_ARTICLE_DEPTH_LEVELS, MAX_ARTICLE_ELEMENTS } from './limits.js';
 import { htmlToMarkdown } from './markdown.js';
@@ -33,6 +34,8 @@ interface ReadabilityModule {
  */
 export async function parseHtml(bytes: Uint8Array, name: string, contentType?: string, images?: ImageCollector): Promise<ParseOutcome> {
   const charset = /charset=["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
+  const oversized = readOversizedPage(bytes, name, charset);
+  if (oversized) return oversized;
   const $ = loadBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
     encoding: { defaultEncoding: 'utf-8', ...(charset ? { transportLayerEncodingLabel: charset } : {}) },
   });
@@ -73,6 +76,24 @@ export async function parseHtml(bytes: Uint8Array, name: string, contentType?: s
   } finally {
     dom.window.close();
   }
+}
+
+/**
+ * A page with more elements than a tree should be built for (MAX_TREE_ELEMENTS), read by a streaming parse that keeps
+ * no tree; null for every other page. The count is itself streamed, so a million-element page costs little to notice.
+ */
+function readOversizedPage(bytes: Uint8Array, name: string, charset: string | undefined): ParseOutcome | null {
+  const elements = countHtmlElements(bytes, MAX_TREE_ELEMENTS);
+  if (elements <= MAX_TREE_ELEMENTS) return null;
+  let text: string;
+  try {
+    text = new TextDecoder(charset ?? 'utf-8').decode(bytes);
+  } catch {
+    // An unknown charset label: UTF-8 is what an unlabelled page most likely is.
+    text = new TextDecoder('utf-8').decode(bytes);
+  }
+  const warning = `${name} has more than ${MAX_TREE_ELEMENTS.toLocaleString('en-US')} elements; its plain text was read without building the page.`;
+  return { ok: true, title: null, pages: [{ page: 1, text: streamHtmlText(text) }], warnings: [warning] };
 }
 
 function articleSkipReason({ depth, elements, widest }: TreeStats): string | null {

@@ -25,7 +25,7 @@ export function finishResult(format: string, outcome: ParseOutcome, name: string
   const pages: ExtractedPage[] = [];
   let total = 0;
   for (const page of outcome.pages) {
-    const text = page.text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+    const text = tidyPageText(page.text);
     if (!text) continue;
     if (total + text.length > maxTextChars) {
       const room = maxTextChars - total;
@@ -39,6 +39,24 @@ export function finishResult(format: string, outcome: ParseOutcome, name: string
   }
   if (total === 0) return { ok: false, reason: 'no_text', message: `${name} contains no text.` };
   return { ok: true, format, title: outcome.title?.trim() || null, pages, warnings: capWarnings(warnings) };
+}
+
+/**
+ * Drops spaces and tabs at line ends and squeezes runs of blank lines, in linear time: the obvious
+ * `/[ \t]+\n/g` rescans a run of spaces at every position and is quadratic on deep indentation.
+ */
+export function tidyPageText(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let blanks = 0;
+  for (const line of lines) {
+    let end = line.length;
+    while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+    const kept = end === line.length ? line : line.slice(0, end);
+    blanks = kept === '' ? blanks + 1 : 0;
+    if (blanks <= 1) out.push(kept);
+  }
+  return out.join('\n').trim();
 }
 
 function capWarnings(warnings: string[]): string[] {

@@ -20,6 +20,8 @@ export interface ParseRequest {
    * `localFiles` (a file of the documents folder, not a fetched page) an HTML page's relative <img> are listed too.
    */
   images?: { nonce: string; localFiles: boolean };
+  /** Also chunk the text structurally with these sizes, inside the same deadline and heap. */
+  chunk?: { maxChars?: number; overlapChars?: number };
 }
 
 /** Worker → host: the outcome of one request, and the heap left behind (for recycling). */

@@ -10,6 +10,7 @@ import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from
 import { decodeFlatIndex } from './flat-index-file.js';
 import type { ChunkRecord, DocEntry } from './index-files.js';
 import { acquireIndexLock } from './index-lock.js';
+import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
 import { planChanges } from './plan-changes.js';
 import { scanDocuments } from './scan-documents.js';
@@ -97,6 +98,8 @@ export async function indexDocuments({
   const chunker = chunkerId({ chunking, maxChars, overlapChars });
   const lock = await acquireIndexLock(indexDir, { waitMs: lockWaitMs });
   try {
+    const leftovers = await removeStaleTempFiles(indexDir);
+    if (leftovers.length) say(`removed ${leftovers.length} temp file${leftovers.length === 1 ? '' : 's'} left in ${indexDir} by an interrupted save`);
     const existing = await readIndexStore(indexDir);
     let store = existing.status === 'ok' ? existing.store : null;
     if (existing.status === 'invalid') say(`the index in ${indexDir} is unusable (${existing.reason}); rebuilding it`);
@@ -141,7 +144,9 @@ export async function indexDocuments({
 
     let done = 0;
     // One file of lookahead: the extractor's worker parses the next file while this thread chunks and embeds.
-    const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, limits) : null);
+    // Structural chunking runs in the extractor's worker, inside the per-file deadline and heap cap.
+    const fileLimits: ExtractionLimits = chunking === 'structural' ? { ...limits, structuralChunks: { maxChars, overlapChars } } : limits;
+    const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, fileLimits) : null);
     let nextExtraction = extractAt(0);
     for (const [i, file] of plan.toIndex.entries()) {
       const extraction = (await nextExtraction)!;
@@ -162,7 +167,9 @@ export async function indexDocuments({
         continue;
       }
       for (const warning of extraction.warnings) say(`${file.rel}: ${warning}`);
-      const { chunks, warnings } = await chunkDocument({ pages: extraction.pages, chunking, llm, maxChars, overlapChars });
+      const { chunks, warnings } = extraction.chunks
+        ? { chunks: extraction.chunks, warnings: [] }
+        : await chunkDocument({ pages: extraction.pages, chunking, llm, maxChars, overlapChars });
       for (const warning of warnings) say(`${file.rel}: ${warning}`);
       if (chunks.length === 0) {
         const reason = 'no_text: no text to index';
