@@ -22,7 +22,7 @@ try {
   log(errorMessage(err));
   process.exit(2);
 }
-const { documentsDir, indexDir, embedding, chunking, chunkingModel, indexAtStart, blockPrivateNetwork } = settings;
+const { documentsDir, indexDir, embedding, chunking, chunkingModel, indexAtStart, blockPrivateNetwork, vectorWeight } = settings;
 await mkdir(documentsDir, { recursive: true });
 // .url files and convert_webpage_url_into_markdown go through the same fetch, under the profile's network policy.
 const extractor = createExtractor({ documentsDir, fetchUrl: createSafeFetch({ allowPrivateAddresses: !blockPrivateNetwork }) });
@@ -33,6 +33,7 @@ const library = createLazyLibrary(async () =>
     embedder: await embedderFromSetting(embedding, process.env),
     extractor,
     chunking,
+    ...(vectorWeight === undefined ? {} : { vectorWeight }),
     ...(chunkingModel ? { llm: createLlmClient(chunkingModel, process.env) } : {}),
     log,
   }),

@@ -26,6 +26,7 @@ export function sharedServerEnv({ profile, models, profileFile, modelsFile, path
     CORTEX_CHUNKING: profile.rag.chunking,
     CORTEX_EMBEDDING: 'builtin',
   };
+  if (profile.rag.vector_weight !== undefined) shared.CORTEX_VECTOR_WEIGHT = String(profile.rag.vector_weight);
   const used: ModelConfig[] = [];
   if (profile.llm.embedding !== 'builtin') {
     const model = models.models[profile.llm.embedding];

@@ -59,7 +59,7 @@ describe('the retrievers', () => {
 
   it('refuse to search an index built by another embedder', async () => {
     const index = await indexed();
-    await expect(vectorSearch(index, createLexicalEmbedder({ dimension: 128 }), 'oxygen', 1)).rejects.toThrow(/cannot search an index built with builtin:lexical-v1-1024/);
+    await expect(vectorSearch(index, createLexicalEmbedder({ dimension: 128 }), 'oxygen', 1)).rejects.toThrow(/cannot search an index built with builtin:lexical-v2-1024/);
   });
 });
 
@@ -102,17 +102,26 @@ describe('createDocumentLibrary', () => {
     expect(second.notes).toEqual([]);
   });
 
-  it('serves the index it has, with a note, while another process holds the lock', async () => {
+  it('searches without re-indexing when nothing changed, and says so when a needed refresh is locked out', async () => {
     const library = createDocumentLibrary({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor: new FakeExtractor(folders.documentsDir) });
     await library.refresh();
     const lock = await acquireIndexLock(folders.indexDir);
     try {
+      // Nothing changed: the search never asks for the lock, so it answers without a note.
+      const unchanged = await library.search({ query: 'Tesla motor' });
+      expect(unchanged.hits[0]?.doc).toBe('tesla.md');
+      expect(unchanged.notes).toEqual([]);
+      // A new file needs a refresh, which the lock refuses: the index it has answers, with a note.
+      await folders.write('later/new.md', 'Something new about motors.');
       const result = await library.search({ query: 'Tesla motor' });
       expect(result.hits[0]?.doc).toBe('tesla.md');
       expect(result.notes).toEqual(['another process is updating the index; these results may be out of date']);
     } finally {
       await lock.release();
+      library.close();
     }
+    // Once the lock is free, the next search indexes the new file.
+    expect((await library.search({ query: 'something new', k: 1 })).hits.map((h) => h.doc)).toEqual(['later/new.md']);
   });
 
   it('reports an empty folder plainly and clamps k', async () => {
@@ -131,7 +140,7 @@ describe('createDocumentLibrary', () => {
 describe('createDocumentLibrary when the embedding model fails at query time', () => {
   it('answers with keyword results and says so', async () => {
     let up = true;
-    const flaky = { ...embedder, embed: async (texts: string[]) => (up ? embedder.embed(texts) : Promise.reject(new Error('connection refused'))) };
+    const flaky = { ...embedder, vectorWeight: 1, embed: async (texts: string[]) => (up ? embedder.embed(texts) : Promise.reject(new Error('connection refused'))) };
     const library = createDocumentLibrary({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder: flaky, extractor: new FakeExtractor(folders.documentsDir) });
     await library.refresh();
     up = false;

@@ -5,7 +5,7 @@ import { normaliseVector } from './embedder.js';
 import { fnv1a, fnv1aStep, mix32 } from './feature-hash.js';
 
 /** Bumped whenever features or weights change, so an old index is rebuilt rather than mixed. */
-export const LEXICAL_EMBEDDER_VERSION = 'v1';
+export const LEXICAL_EMBEDDER_VERSION = 'v2';
 /**
  * Default vector length. Hash collisions cost recall below it (vector recall@5 on a quarter of SQuAD dev: 0.70 at
  * 256, 0.79 at 512, 0.84 at 1024, 0.86 at 2048) while FAISS search time and index size grow linearly with it.
@@ -75,7 +75,7 @@ function addNormalised(total: Float32Array, part: Float32Array, weight: number):
 /**
  * The built-in embedder: deterministic, no model, no network. Similar texts share stemmed words, word pairs
  * and character n-grams, so their vectors point the same way; it knows no synonyms. Its id records the
- * version and dimension, e.g. `builtin:lexical-v1-1024`.
+ * version and dimension, e.g. `builtin:lexical-v2-1024`.
  * @throws RangeError when `dimension` is not an integer from 64 to 4096.
  */
 export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }: LexicalEmbedderOptions = {}): Embedder {

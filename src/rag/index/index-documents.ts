@@ -7,6 +7,8 @@ import type { Embedder } from '../embed/embedder.js';
 import { embedTexts } from '../embed/embed-texts.js';
 import { DocumentsFolderError } from '../errors.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from '../types.js';
+import { buildBm25Data } from '../search/bm25.js';
+import { terms } from '../text/tokenize.js';
 import { decodeFlatIndex } from './flat-index-file.js';
 import type { ChunkRecord, DocEntry } from './index-files.js';
 import { acquireIndexLock } from './index-lock.js';
@@ -219,7 +221,10 @@ export async function indexDocuments({
       newVectors.forEach((vector, i) => vectors.set(vector, (chunksOut.length + i) * dimension));
       chunksOut.push(...newChunks);
       generation += 1;
-      await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files });
+      // Kept chunks' postings carry over from bm25.bin (tokenised again only when it was missing or stale).
+      const base = store && keptCount > 0 ? { data: store.bm25 ?? buildBm25Data(oldChunks.map((c) => terms(c.chunk))), keep: (row: number) => keep[row]! } : undefined;
+      const bm25 = buildBm25Data(newChunks.map((c) => terms(c.chunk)), base);
+      await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files, bm25 });
     } else if (plan.entriesRefreshed && store) {
       await writeDocCache(indexDir, { generation, model: store.model, chunker: store.chunker, files });
     }

@@ -3,7 +3,7 @@ import { CortexError } from '../../errors.js';
 import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import { readIndexStore } from '../index/index-store.js';
-import { buildBm25Index, type Bm25Index } from './bm25.js';
+import { bm25FromData, buildBm25Index, type Bm25Data, type Bm25Index } from './bm25.js';
 
 /** The index on disk exists but cannot be used; the indexer would rebuild it. */
 export class IndexUnusableError extends CortexError {
@@ -15,7 +15,7 @@ export class IndexUnusableError extends CortexError {
   }
 }
 
-/** Everything a search needs. BM25 is built from the chunk texts on first use (not persisted: rebuilding is linear and cheap). */
+/** Everything a search needs. BM25 comes from bm25.bin, or is rebuilt from the chunk texts on first use when that file is stale. */
 export interface SearchIndex {
   readonly generation: number;
   readonly model: string;
@@ -28,7 +28,7 @@ export interface SearchIndex {
   readonly documents: number;
 }
 
-function makeSearchIndex(generation: number, model: string, dimension: number, chunks: readonly ChunkRecord[], faiss: FaissIndex | null): SearchIndex {
+function makeSearchIndex(generation: number, model: string, dimension: number, chunks: readonly ChunkRecord[], faiss: FaissIndex | null, saved: Bm25Data | null = null): SearchIndex {
   let bm25: Bm25Index | null = null;
   return {
     generation,
@@ -37,7 +37,7 @@ function makeSearchIndex(generation: number, model: string, dimension: number, c
     chunks,
     faiss,
     documents: new Set(chunks.map((c) => c.doc)).size,
-    bm25: () => (bm25 ??= buildBm25Index(chunks.map((c) => c.chunk))),
+    bm25: () => (bm25 ??= saved ? bm25FromData(saved) : buildBm25Index(chunks.map((c) => c.chunk))),
   };
 }
 
@@ -58,7 +58,7 @@ export async function loadSearchIndex(indexDir: string): Promise<SearchIndex | n
       throw new IndexUnusableError(indexDir, (err as Error).message);
     }
   }
-  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss);
+  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss, store.bm25);
 }
 
 /**
