@@ -63,6 +63,12 @@ export interface IndexSummary {
   changed: boolean;
 }
 
+/**
+ * Extractions in flight ahead of the file being chunked and embedded: enough that the worker never waits for this
+ * thread (small text files take it a few milliseconds each), few enough to bound memory (each holds one file's text).
+ */
+export const EXTRACTION_LOOKAHEAD_FILES = 4;
+
 /** Extraction failures worth retrying next run without the file changing (the network may be back). */
 const TRANSIENT_EXTRACTION_REASONS = new Set(['fetch_error']);
 
@@ -142,12 +148,12 @@ export async function indexDocuments({
     }
 
     let done = 0;
-    // One file of lookahead: the extractor's worker parses the next file while this thread chunks and embeds.
+    // Files of lookahead: the extractor's worker parses the next files while this thread chunks and embeds.
     const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, limits) : null);
-    let nextExtraction = extractAt(0);
+    const pending = Array.from({ length: EXTRACTION_LOOKAHEAD_FILES }, (_, i) => extractAt(i));
     for (const [i, file] of plan.toIndex.entries()) {
-      const extraction = (await nextExtraction)!;
-      nextExtraction = extractAt(i + 1);
+      const extraction = (await pending.shift())!;
+      pending.push(extractAt(i + EXTRACTION_LOOKAHEAD_FILES));
       const entryBase = { hash: file.hash, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id };
       const report = (outcome: 'added' | 'updated' | 'failed', chunks: number, reason?: string) =>
         onProgress?.({ phase: 'file', file: file.rel, done: ++done, total: plan.toIndex.length, outcome, chunks, ...(reason ? { reason } : {}) });

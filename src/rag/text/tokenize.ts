@@ -66,7 +66,9 @@ export function words(text: string): string[] {
       }
     }
     if (word.length > MAX_WORD_CHARS) continue;
-    if (STOPWORDS.has(word) && (dotted || (caseKnown && allCapitals(folded, at, end) && (word.length > 1 || folded.charCodeAt(end) === 46)))) word += ACRONYM_MARK;
+    // Cheapest tests first: most words start in lower case and are no acronym.
+    const capital = caseKnown && folded.charCodeAt(at) >= 65 && folded.charCodeAt(at) <= 90;
+    if ((dotted || (capital && allCapitals(folded, at, end) && (word.length > 1 || folded.charCodeAt(end) === 46))) && STOPWORDS.has(word)) word += ACRONYM_MARK;
     out.push(word);
   }
   return out;
