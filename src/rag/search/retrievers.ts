@@ -29,13 +29,14 @@ function hit(index: SearchIndex, row: number, score: number): SearchHit {
   return { doc: chunk.doc, chunk_id: chunk.chunk_id, page: chunk.page, format: chunk.format, text: chunk.chunk, score, row };
 }
 
-async function rankByVector(index: SearchIndex, embedder: Embedder, query: string, k: number): Promise<Array<{ row: number; score: number }>> {
+async function rankByVector(index: SearchIndex, embedder: Embedder, query: string, k: number, exact = false): Promise<Array<{ row: number; score: number }>> {
   if (!index.faiss || k <= 0) return [];
   if (embedder.id !== index.model || embedder.dimension !== index.dimension) {
     throw new EmbeddingError(embedder.id, `cannot search an index built with ${index.model} (${index.dimension} dimensions)`);
   }
   const [vector] = await embedTexts(embedder, [query]);
-  const { distances, labels } = index.faiss.search(Array.from(vector!), Math.min(k, index.chunks.length));
+  // The approximate index when the index is large (an IVF search visits an eighth of the cells), else exact.
+  const { distances, labels } = (exact ? index.faiss : (index.ann ?? index.faiss)).search(Array.from(vector!), Math.min(k, index.chunks.length));
   const ranked: Array<{ row: number; score: number }> = [];
   labels.forEach((row, i) => {
     if (row >= 0) ranked.push({ row, score: distances[i]! });
@@ -43,9 +44,12 @@ async function rankByVector(index: SearchIndex, embedder: Embedder, query: strin
   return ranked;
 }
 
-/** The `k` chunks whose vectors are most similar to the query's (cosine), best first; no relevance cut. */
-export async function vectorSearch(index: SearchIndex, embedder: Embedder, query: string, k: number): Promise<SearchHit[]> {
-  return (await rankByVector(index, embedder, query, k)).map(({ row, score }) => hit(index, row, score));
+/**
+ * The `k` chunks whose vectors are most similar to the query's (cosine), best first; no relevance cut. Large indexes
+ * search their approximate index unless `exact` (for measuring its recall).
+ */
+export async function vectorSearch(index: SearchIndex, embedder: Embedder, query: string, k: number, exact = false): Promise<SearchHit[]> {
+  return (await rankByVector(index, embedder, query, k, exact)).map(({ row, score }) => hit(index, row, score));
 }
 
 /** The `k` best BM25 chunks, best first; only chunks sharing a (non-stopword) term with the query. */
