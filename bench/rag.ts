@@ -151,7 +151,7 @@ async function mcpCallTimes(documentsDir: string, indexDir: string, queries: str
     command: process.execPath,
     args: [builtPath('mcp-servers/documents/main.js')],
     env: { PATH: process.env.PATH ?? '', CORTEX_DOCUMENTS_DIR: documentsDir, CORTEX_FAISS_DIR: indexDir, CORTEX_EMBEDDING: 'builtin', CORTEX_INDEX_AT_START: '0' },
-    stderr: 'ignore',
+    stderr: process.env.CORTEX_BENCH_STDERR ? 'inherit' : 'ignore',
   });
   const client = new Client({ name: 'cortex-bench-rag', version: '0.0.0' });
   await client.connect(transport);

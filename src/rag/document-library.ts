@@ -1,7 +1,7 @@
 // The documents folder as a searchable library: a watcher and folder mtimes say when to re-index, so a search costs a search.
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { opendir } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { LlmClient } from '../llm/types.js';
 import type { ChunkingMode } from './chunk/chunk-document.js';
@@ -17,6 +17,8 @@ import type { Extractor } from './types.js';
 
 /** Most results one search returns. */
 export const MAX_SEARCH_K = 20;
+/** Folders watched at most (one inotify watch each); a larger tree is checked on every search instead. */
+export const MAX_WATCHED_FOLDERS = 4_096;
 /** Results when the caller does not say. */
 export const DEFAULT_SEARCH_K = 5;
 
@@ -93,40 +95,58 @@ export function createDocumentLibrary({
   llm,
   log = () => {},
   vectorWeight,
-  watch: watching = true,
+  watch: watchOption = true,
 }: DocumentLibraryOptions): DocumentLibrary {
+  let watching = watchOption;
   let loaded: SearchIndex | null = null;
   let loadedStamp = '';
   // Runs refreshes one after another: the index lock keeps other processes out, this chain keeps our own calls apart.
   let chain: Promise<unknown> = Promise.resolve();
   // True until a refresh succeeds, and again after any watcher event or failed refresh.
   let dirty = true;
-  let watcher: FSWatcher | null = null;
+  const watchers = new Map<string, FSWatcher>();
   /** Folder → mtime stamp at the last refresh: a file added, removed or renamed changes its folder's mtime. */
   let folderStamps = new Map<string, string>();
   const root = resolve(documentsDir);
-  const indexRel = relative(root, resolve(indexDir));
-  const insideIndex = (rel: string) => indexRel !== '' && !indexRel.startsWith('..') && !isAbsolute(indexRel) && (rel === indexRel || rel.startsWith(indexRel + sep));
+  const indexPath = resolve(indexDir);
 
-  const startWatching = () => {
-    if (!watching || watcher) return;
-    try {
-      watcher = watch(root, { recursive: true }, (_event, name) => {
-        const rel = name?.toString();
-        if (rel && (insideIndex(rel) || isIgnoredName(basename(rel)))) return;
+  /**
+   * One non-recursive watcher per folder (inotify reports changes to the entries of a watched folder): far cheaper
+   * than Node 20's recursive watch on Linux, which opens a watcher on every file. New folders are watched after the
+   * refresh their creation triggers (their parent's mtime changes).
+   */
+  const watchFolders = (folders: readonly string[]) => {
+    if (!watching) return;
+    const wanted = new Set(folders);
+    for (const [folder, watcher] of watchers) {
+      if (!wanted.has(folder)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    }
+    for (const folder of folders) {
+      if (watchers.has(folder) || watchers.size >= MAX_WATCHED_FOLDERS) continue;
+      try {
+        const watcher = watch(folder, (_event, name) => {
+          const entry = name?.toString();
+          if (entry && (isIgnoredName(entry) || join(folder, entry) === indexPath)) return;
+          dirty = true;
+        });
+        watcher.unref();
+        watcher.on('error', () => {
+          // The folder went away or the system ran out of watches: the next search refreshes and re-watches.
+          watcher.close();
+          watchers.delete(folder);
+          dirty = true;
+        });
+        watchers.set(folder, watcher);
+      } catch {
+        // Not watchable (e.g. no inotify watches left): every search checks the folder instead.
         dirty = true;
-      });
-      watcher.unref();
-      watcher.on('error', () => {
-        // The folder went away or the system ran out of watches: fall back to checking on every search.
-        watcher?.close();
-        watcher = null;
-        dirty = true;
-      });
-    } catch {
-      watcher = null;
+      }
     }
   };
+  const watchingAll = () => watching && watchers.size > 0 && watchers.size === folderStamps.size;
 
   const foldersChanged = () => {
     for (const [folder, stamp] of folderStamps) if (stampOf(folder) !== stamp) return true;
@@ -136,12 +156,12 @@ export function createDocumentLibrary({
   const doRefresh = async (): Promise<{ summary: IndexSummary | null; notes: string[] }> => {
     const notes: string[] = [];
     let summary: IndexSummary | null = null;
-    startWatching();
     // Cleared before indexing: a change made while indexing sets it again, and the next search picks it up.
     dirty = false;
     // Stamped before the scan for the same reason.
-    const folders = await foldersOf(root, resolve(indexDir));
+    const folders = await foldersOf(root, indexPath);
     folderStamps = new Map(folders.map((folder) => [folder, stampOf(folder)]));
+    watchFolders(folders);
     try {
       summary = await indexDocuments({ documentsDir, indexDir, embedder, extractor, chunking, llm });
       if (summary.changed || summary.messages.length > 0 || summary.failed.length > 0) {
@@ -194,12 +214,13 @@ export function createDocumentLibrary({
   return {
     refresh,
     close: () => {
-      watcher?.close();
-      watcher = null;
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+      watching = false;
     },
     async search({ query, k = DEFAULT_SEARCH_K, retriever = 'hybrid' }) {
       let notes: string[] = [];
-      if (dirty || !watcher || foldersChanged()) notes = (await refresh()).notes;
+      if (dirty || !watchingAll() || foldersChanged()) notes = (await refresh()).notes;
       else await reloadIfRewritten(notes);
       const index = loaded;
       const size = Math.max(1, Math.min(MAX_SEARCH_K, Math.floor(k)));

@@ -38,9 +38,22 @@ describe('the retrievers', () => {
     const query = 'who designed the induction motor';
     expect((await vectorSearch(index, embedder, query, 1))[0]).toMatchObject({ doc: 'tesla.md', chunk_id: 'tesla.md#0', page: 1 });
     expect(bm25Search(index, query, 1)[0]).toMatchObject({ doc: 'tesla.md' });
-    const hybrid = await hybridSearch(index, embedder, query, 5);
-    expect(hybrid[0]).toMatchObject({ doc: 'tesla.md', text: expect.stringContaining('induction motor') });
-    expect(hybrid[0]!.score).toBeCloseTo(2 / 61, 10);
+    // With a vector weight of 1, a chunk both retrievers rank first scores 1/61 + 1/61.
+    const fused = await hybridSearch(index, embedder, query, 5, 1);
+    expect(fused[0]).toMatchObject({ doc: 'tesla.md', text: expect.stringContaining('induction motor') });
+    expect(fused[0]!.score).toBeCloseTo(2 / 61, 10);
+  });
+
+  it('fuse with the embedder weight: BM25 alone for the built-in embedder, weighted ranks otherwise', async () => {
+    const index = await indexed();
+    const query = 'budget of wind turbines and the motor';
+    // The built-in embedder's weight is 0: the fused search is BM25's ranking with BM25's scores.
+    expect(embedder.vectorWeight).toBe(0);
+    expect(await hybridSearch(index, embedder, query, 5)).toEqual(bm25Search(index, query, 5));
+    // A heavier vector list decides the order where the two disagree.
+    const heavy = await hybridSearch(index, embedder, query, 5, 10);
+    const vectorTop = (await vectorSearch(index, embedder, query, 5)).filter((h) => bm25Search(index, query, 5).some((b) => b.row === h.row))[0]!;
+    expect(heavy[0]!.row).toBe(vectorTop.row);
   });
 
   it('keep page numbers of paged documents', async () => {

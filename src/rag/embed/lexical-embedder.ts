@@ -113,6 +113,7 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
     return features;
   };
 
+  const part = new Float32Array(dimension);
   const embedOne = (text: string): Float32Array => {
     // Counts keyed by hash (terms, pairs) or by the word's features object: no strings built per occurrence.
     const unigrams = new Map<number, number>();
@@ -130,8 +131,9 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
       }
       previous = features;
     }
+    // The result is the only allocation per text; the family buffer is reused (embedOne is synchronous).
     const total = new Float32Array(dimension);
-    const part = new Float32Array(dimension);
+    part.fill(0);
     // Sublinear TF: a word said ten times matters more than once, not ten times more.
     for (const [hash, count] of unigrams) addSigned(part, signedSlot(hash, dimension), 1 + Math.log(count));
     addNormalised(total, part, UNIGRAM_WEIGHT);
