@@ -220,6 +220,8 @@ export function createDocumentLibrary({
     },
     async search({ query, k = DEFAULT_SEARCH_K, retriever = 'hybrid' }) {
       let notes: string[] = [];
+      // A refresh under way (e.g. indexing at start) finishes first: its index is the one to search.
+      await chain.catch(() => {});
       if (dirty || !watchingAll() || foldersChanged()) notes = (await refresh()).notes;
       else await reloadIfRewritten(notes);
       const index = loaded;
