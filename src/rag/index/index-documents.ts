@@ -134,6 +134,7 @@ export async function indexDocuments({
     const dropped = new Set<string>(plan.removed);
     const newChunks: ChunkRecord[] = [];
     const newVectors: Float32Array[] = [];
+    const newTerms: string[][] = [];
     let added = 0;
     let updated = 0;
     for (const { file, reason } of plan.unreadable) {
@@ -195,6 +196,8 @@ export async function indexDocuments({
       const records = chunks.map((chunk, i) => ({ doc: file.rel, chunk_id: `${file.rel}#${i}`, page: Math.max(1, Math.floor(chunk.page) || 1), format: extraction.format, chunk: chunk.text }));
       newChunks.push(...records);
       newVectors.push(...vectors);
+      // Right after embedding, while the tokeniser still remembers these texts' words.
+      for (const record of records) newTerms.push(terms(record.chunk));
       files[file.rel] = { ...entryBase, format: extraction.format, title: extraction.title, chunk_ids: records.map((r) => r.chunk_id) };
       dropped.add(file.rel);
       if (file.previouslyIndexed) updated++;
@@ -229,7 +232,7 @@ export async function indexDocuments({
       generation += 1;
       // Kept chunks' postings carry over from bm25.bin (tokenised again only when it was missing or stale).
       const base = store && keptCount > 0 ? { data: store.bm25 ?? buildBm25Data(oldChunks.map((c) => terms(c.chunk))), keep: (row: number) => keep[row]! } : undefined;
-      const bm25 = buildBm25Data(newChunks.map((c) => terms(c.chunk)), base);
+      const bm25 = buildBm25Data(newTerms, base);
       await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files, bm25 });
     } else if (plan.entriesRefreshed && store) {
       await writeDocCache(indexDir, { generation, model: store.model, chunker: store.chunker, files });

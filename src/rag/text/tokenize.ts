@@ -42,7 +42,20 @@ function allCapitals(text: string, start: number, end: number): boolean {
  * Every word of `text`, normalised, in order (stopwords kept, not stemmed). Dotted acronyms are one word ("U.S." →
  * "us"); an acronym or initial spelled like a stopword ("US", "U.S.", "IT", "A.") carries {@link ACRONYM_MARK}.
  */
-export function words(text: string): string[] {
+export function words(text: string): readonly string[] {
+  const cached = recentWords.get(text);
+  if (cached) return cached;
+  const out = splitWords(text);
+  if (recentWords.size >= RECENT_TEXTS) recentWords.clear();
+  recentWords.set(text, out);
+  return out;
+}
+
+/** Texts whose words are remembered: the indexer tokenises each new chunk twice (embedder, then BM25) in a row. */
+const RECENT_TEXTS = 256;
+const recentWords = new Map<string, readonly string[]>();
+
+function splitWords(text: string): string[] {
   const out: string[] = [];
   const ascii = !NON_ASCII.test(text);
   const folded = ascii ? text : text.normalize('NFKD').replace(MARKS_PATTERN, '');
