@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import type { Bm25Data } from '../search/bm25.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { ANN_FILE, ANN_MIN_CHUNKS, type AnnIndex, decodeAnnFile, encodeAnnFile } from './ann-index.js';
+import { ANN_FILE, ANN_MIN_CHUNKS, encodeAnnFile } from './ann-index.js';
 import { BM25_FILE, decodeBm25File, encodeBm25File } from './bm25-file.js';
 import { assertEncoderMatchesFaiss, encodeFlatIndex, readFlatIndexHeader } from './flat-index-file.js';
 import {
@@ -32,8 +32,8 @@ export interface IndexStore {
   files: Record<string, DocEntry>;
   /** The saved BM25 postings of this generation; null when bm25.bin is missing, stale or damaged (rebuilt from the chunks). */
   bm25: Bm25Data | null;
-  /** The approximate index of this generation (large indexes only); null: search is exact. */
-  ann: AnnIndex | null;
+  /** ann.bin's bytes when present (decoded by searchers only: the indexer rebuilds it); may be stale. */
+  annBytes: Buffer | null;
 }
 
 export type ReadIndexResult =
@@ -99,7 +99,7 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer,
     indexBytes,
     files: files.files,
     bm25: bm25Bytes ? decodeBm25File(bm25Bytes, meta.generation, meta.count) : null,
-    ann: annBytes && meta.count >= ANN_MIN_CHUNKS ? decodeAnnFile(annBytes, meta.generation, meta.count) : null,
+    annBytes,
   };
 }
 

@@ -1,7 +1,7 @@
 // A loaded, searchable index: the chunk records, a faiss IndexFlatIP over their vectors (plus an IVF index when large), and BM25.
 import { CortexError } from '../../errors.js';
 import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
-import type { AnnIndex } from '../index/ann-index.js';
+import { ANN_MIN_CHUNKS, type AnnIndex, decodeAnnFile } from '../index/ann-index.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import { readIndexStore } from '../index/index-store.js';
 import { bm25FromData, buildBm25Index, type Bm25Data, type Bm25Index } from './bm25.js';
@@ -70,7 +70,9 @@ export async function loadSearchIndex(indexDir: string): Promise<SearchIndex | n
       throw new IndexUnusableError(indexDir, (err as Error).message);
     }
   }
-  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss, store.bm25, store.ann);
+  // A missing, stale or unreadable ann.bin means exact search, never an error.
+  const ann = store.annBytes && store.chunks.length >= ANN_MIN_CHUNKS ? decodeAnnFile(store.annBytes, store.generation, store.chunks.length) : null;
+  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss, store.bm25, ann);
 }
 
 /**
