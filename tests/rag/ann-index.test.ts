@@ -1,6 +1,6 @@
 // ann.bin: the IVF index of large indexes finds what exact search finds and is ignored when it is from another generation.
 import { describe, expect, it } from 'vitest';
-import { cellsFor, decodeAnnFile, encodeAnnFile } from '../../src/rag/index/ann-index.js';
+import { ANN_MIN_CHUNKS, cellsFor, decodeAnnFile, encodeAnnFile, wantsAnnIndex } from '../../src/rag/index/ann-index.js';
 
 /** Unit vectors from a seeded generator (mulberry32), so the test is the same on every run. */
 function unitVectors(count: number, dimension: number): Float32Array {
@@ -41,6 +41,12 @@ describe('the approximate index', () => {
     expect(decodeAnnFile(bytes, 5, count - 1)).toBeNull();
     expect(decodeAnnFile(bytes.subarray(0, 200), 5, count)).toBeNull();
     expect(decodeAnnFile(Buffer.from('nothing'), 5, count)).toBeNull();
+  });
+
+  it('is built for large indexes of embedding models only (the built-in vectors are not fused)', () => {
+    expect(wantsAnnIndex(ANN_MIN_CHUNKS, 'ollama:nomic-embed-text')).toBe(true);
+    expect(wantsAnnIndex(ANN_MIN_CHUNKS - 1, 'ollama:nomic-embed-text')).toBe(false);
+    expect(wantsAnnIndex(1_000_000, 'builtin:lexical-v2-1024')).toBe(false);
   });
 
   it('uses about √n cells', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import type { Bm25Data } from '../search/bm25.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { ANN_FILE, ANN_MIN_CHUNKS, encodeAnnFile } from './ann-index.js';
+import { ANN_FILE, encodeAnnFile, wantsAnnIndex } from './ann-index.js';
 import { BM25_FILE, decodeBm25File, encodeBm25File } from './bm25-file.js';
 import { assertEncoderMatchesFaiss, encodeFlatIndex, readFlatIndexHeader } from './flat-index-file.js';
 import {
@@ -163,7 +163,7 @@ function cacheText(data: Pick<IndexStoreData, 'generation' | 'model' | 'chunker'
 }
 
 /**
- * Writes the index: index.bin, bm25.bin, ann.bin (from ANN_MIN_CHUNKS chunks), then doc_index_cache.json, then metadata.json, each atomically. metadata.json, written
+ * Writes the index: index.bin, bm25.bin, ann.bin (large indexes of embedding models), then doc_index_cache.json, then metadata.json, each atomically. metadata.json, written
  * last, names the generation and index.bin's SHA-256, so a crash between the writes leaves files that disagree and the
  * next indexer rebuilds rather than trusting them. The caller holds the index lock.
  */
@@ -176,8 +176,8 @@ export async function writeIndexStore(indexDir: string, data: IndexStoreData): P
   const indexBytes = encodeFlatIndex(data.dimension, data.vectors);
   await writeFileAtomic(join(indexDir, INDEX_FILE), indexBytes);
   await writeFileAtomic(join(indexDir, BM25_FILE), encodeBm25File(data.generation, data.bm25));
-  // A smaller index searches exactly; an ann.bin left from a larger one names an older generation and is ignored.
-  if (data.chunks.length >= ANN_MIN_CHUNKS) await writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, data.vectors));
+  // Other indexes search exactly; an ann.bin left from an earlier one names an older generation and is ignored.
+  if (wantsAnnIndex(data.chunks.length, data.model)) await writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, data.vectors));
   await writeFileAtomic(join(indexDir, DOC_CACHE_FILE), cacheText(data));
   await writeFileAtomic(join(indexDir, METADATA_FILE), metadataText(data, sha256(indexBytes)));
 }
