@@ -72,8 +72,8 @@ export async function hybridSearch(index: SearchIndex, embedder: Embedder, query
   if (k <= 0 || index.chunks.length === 0) return [];
   const bm25 = index.bm25();
   const depth = Math.max(FUSION_CANDIDATES, k);
+  if (vectorWeight <= 0) return bm25Search(index, query, k);
   const bm25Ranked = bm25.search(query, depth);
-  if (vectorWeight <= 0) return bm25Ranked.slice(0, k).map(({ index: row, score }) => hit(index, row, score));
   const floor = embedder.relevanceFloor ?? DEFAULT_RELEVANCE_FLOOR;
   const vectorRanked = (await rankByVector(index, embedder, query, depth)).filter(({ row, score }) => score >= floor || bm25.sharesTerm(query, row));
   const fused = reciprocalRankFusion([vectorRanked.map((r) => r.row), bm25Ranked.map((r) => r.index)], RRF_K, [vectorWeight, 1]);
