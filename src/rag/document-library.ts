@@ -188,6 +188,8 @@ export function createDocumentLibrary({
         loadedStamp = stamp;
       } catch (err) {
         notes.push(errorMessage(err));
+        // The indexer rebuilds an unusable index: the next search runs it again.
+        dirty = true;
       }
     }
     return { summary, notes };
