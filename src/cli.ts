@@ -85,6 +85,11 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
       run(async (config, out) => (await import('./cli/index-command.js')).indexCommand(config, { rebuild: Boolean(opts.rebuild) }, out)),
     );
 
+  program
+    .command('eval-retrieval <dir>')
+    .description('score vector, BM25 and fused search on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)')
+    .action((dir: string) => run(async (config, out) => (await import('./cli/eval-retrieval-command.js')).evalRetrievalCommand(config, dir, out)));
+
   const servers = program.command('servers').description('list or check the configured MCP servers');
   servers
     .command('list', { isDefault: true })

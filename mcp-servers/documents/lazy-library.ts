@@ -7,15 +7,20 @@ import type { DocumentLibrary } from '../../src/rag/document-library.js';
  */
 export function createLazyLibrary(create: () => Promise<DocumentLibrary>): DocumentLibrary {
   let pending: Promise<DocumentLibrary> | null = null;
+  let created: DocumentLibrary | null = null;
   const get = (): Promise<DocumentLibrary> => {
-    pending ??= create().catch((err: unknown) => {
-      pending = null;
-      throw err;
-    });
+    pending ??= create().then(
+      (library) => (created = library),
+      (err: unknown) => {
+        pending = null;
+        throw err;
+      },
+    );
     return pending;
   };
   return {
     refresh: async () => (await get()).refresh(),
     search: async (options) => (await get()).search(options),
+    close: () => created?.close(),
   };
 }

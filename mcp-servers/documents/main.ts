@@ -23,7 +23,7 @@ try {
   log(errorMessage(err));
   process.exit(2);
 }
-const { documentsDir, indexDir, embedding, chunking, chunkingModel, visionModel, indexAtStart, blockPrivateNetwork } = settings;
+const { documentsDir, indexDir, embedding, chunking, chunkingModel, visionModel, indexAtStart, blockPrivateNetwork, vectorWeight } = settings;
 await mkdir(documentsDir, { recursive: true });
 let captioner;
 try {
@@ -44,6 +44,7 @@ const library = createLazyLibrary(async () =>
     embedder: await embedderFromSetting(embedding, process.env),
     extractor,
     chunking,
+    ...(vectorWeight === undefined ? {} : { vectorWeight }),
     ...(chunkingModel ? { llm: createLlmClient(chunkingModel, process.env) } : {}),
     log,
   }),

@@ -26,9 +26,14 @@ export interface DocumentsSettings {
   indexAtStart: boolean;
   /** CORTEX_VISION_MODEL (ollama:<model> or gemini:<model>): reads images; unset → Tesseract when installed. */
   visionModel: ModelConfig | null;
+  /** CORTEX_VECTOR_WEIGHT: the vector ranking's weight in the fused search (0–10); absent: the embedder's own. */
+  vectorWeight: number | undefined;
   /** CORTEX_BLOCK_PRIVATE_NETWORK: true (default) refuses private and loopback addresses in web fetches (profiles.yaml security.block_private_network). */
   blockPrivateNetwork: boolean;
 }
+
+/** Largest fusion weight accepted (as in profiles.yaml rag.vector_weight). */
+export const MAX_VECTOR_WEIGHT = 10;
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
@@ -71,7 +76,13 @@ export function readDocumentsSettings(env: NodeJS.ProcessEnv, root = PROJECT_ROO
   if (!TRUE_WORDS.has(block) && !FALSE_WORDS.has(block)) {
     throw new ConfigError('environment', 'CORTEX_BLOCK_PRIVATE_NETWORK', `true or false (got "${env.CORTEX_BLOCK_PRIVATE_NETWORK}")`);
   }
+  const weightText = env.CORTEX_VECTOR_WEIGHT?.trim();
+  const vectorWeight = weightText ? Number(weightText) : undefined;
+  if (vectorWeight !== undefined && !(vectorWeight >= 0 && vectorWeight <= MAX_VECTOR_WEIGHT)) {
+    throw new ConfigError('environment', 'CORTEX_VECTOR_WEIGHT', `a number from 0 to ${MAX_VECTOR_WEIGHT} (got "${weightText}")`);
+  }
   return {
+    vectorWeight,
     documentsDir: folder(env.CORTEX_DOCUMENTS_DIR, 'documents', root),
     indexDir: folder(env.CORTEX_FAISS_DIR, 'faiss_index', root),
     embedding: env.CORTEX_EMBEDDING?.trim() || 'builtin',

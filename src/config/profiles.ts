@@ -64,6 +64,11 @@ export const ProfileSchema = z.strictObject({
     .strictObject({
       /** structural: by headings and paragraphs. semantic: the LLM splits (needs llm.text_generation to be a model key). */
       chunking: z.enum(['structural', 'semantic']).default('structural'),
+      /**
+       * Weight of the vector ranking in the fused search, BM25's being 1 (0: BM25 alone). Absent: the embedder's own
+       * (0 for builtin, 1 for an embedding model); `cortex eval-retrieval` measures a value on your own data.
+       */
+      vector_weight: z.number().min(0).max(10).optional(),
     })
     .prefault({}),
   security: z

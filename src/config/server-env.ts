@@ -54,6 +54,7 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
     CORTEX_CHUNKING: profile.rag.chunking,
     CORTEX_EMBEDDING: 'builtin',
   };
+  if (profile.rag.vector_weight !== undefined) settings.CORTEX_VECTOR_WEIGHT = String(profile.rag.vector_weight);
   const used: ModelConfig[] = [];
   if (profile.llm.embedding !== 'builtin') {
     const model = models.models[profile.llm.embedding];

@@ -1,6 +1,7 @@
-// The documents folder as a searchable library: one indexer at a time in this process, refresh before search, reload on change.
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// The documents folder as a searchable library: a watcher and folder mtimes say when to re-index, so a search costs a search.
+import { type FSWatcher, statSync, watch } from 'node:fs';
+import { opendir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { errorMessage } from '../errors.js';
 import type { LlmClient } from '../llm/types.js';
 import type { ChunkingMode } from './chunk/chunk-document.js';
@@ -8,6 +9,7 @@ import type { Embedder } from './embed/embedder.js';
 import { IndexLockedError } from './errors.js';
 import { indexDocuments, type IndexSummary } from './index/index-documents.js';
 import { METADATA_FILE } from './index/index-files.js';
+import { isIgnoredName, MAX_SCAN_DEPTH } from './index/scan-documents.js';
 import { formatSearchResults } from './search/format-results.js';
 import { bm25Search, retrieve, type RetrieverName, type SearchHit } from './search/retrievers.js';
 import { loadSearchIndex, type SearchIndex } from './search/search-index.js';
@@ -15,6 +17,8 @@ import type { Extractor } from './types.js';
 
 /** Most results one search returns. */
 export const MAX_SEARCH_K = 20;
+/** Folders watched at most (one inotify watch each); a larger tree is checked on every search instead. */
+export const MAX_WATCHED_FOLDERS = 4_096;
 /** Results when the caller does not say. */
 export const DEFAULT_SEARCH_K = 5;
 
@@ -27,6 +31,10 @@ export interface DocumentLibraryOptions {
   llm?: LlmClient;
   /** One line per event worth telling a human (index summaries, warnings). Default: nothing. */
   log?: (line: string) => void;
+  /** Weight of the vector ranking in the fused search (profile `rag.vector_weight`); default: the embedder's own. */
+  vectorWeight?: number;
+  /** Watch the folder for changes (default true); without a watcher every search re-checks the folder. */
+  watch?: boolean;
 }
 
 /** What a search returns: the text for the model, the hits, and notes about the index (stale, failed files). */
@@ -39,30 +47,121 @@ export interface LibrarySearchResult {
 export interface DocumentLibrary {
   /** Brings the index up to date (incremental; cheap when nothing changed). Never throws: problems come back as notes. */
   refresh(): Promise<{ summary: IndexSummary | null; notes: string[] }>;
-  /** Refreshes, then searches. `k` is clamped to 1..20. */
+  /**
+   * Searches; refreshes first only when the folder may have changed (a watcher event, a folder's mtime, a failed
+   * last refresh) and reloads when another process wrote the index. `k` is clamped to 1..20.
+   */
   search(options: { query: string; k?: number; retriever?: RetrieverName }): Promise<LibrarySearchResult>;
+  /** Stops watching the folder. */
+  close(): void;
 }
 
-/** Identity of metadata.json on disk: when it changes, another process wrote a new index. */
-async function metadataStamp(indexDir: string): Promise<string> {
+/** Identity of a file or folder on disk (inode, size, mtime); 'none' when it is missing. */
+function stampOf(path: string): string {
   try {
-    const info = await stat(join(indexDir, METADATA_FILE));
+    const info = statSync(path);
     return `${info.ino}:${info.size}:${info.mtimeMs}`;
   } catch {
     return 'none';
   }
 }
 
+/** Folders below `root` (itself included) that the indexer scans, up to the scan's depth; `exclude` is skipped. */
+async function foldersOf(root: string, exclude: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string, depth: number): Promise<void> => {
+    out.push(dir);
+    if (depth >= MAX_SCAN_DEPTH) return;
+    try {
+      for await (const entry of await opendir(dir)) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory() && !isIgnoredName(entry.name) && path !== exclude) await walk(path, depth + 1);
+      }
+    } catch {
+      // An unreadable folder is still stamped: its mtime changes when it becomes readable or goes away.
+    }
+  };
+  await walk(root, 0);
+  return out;
+}
+
 /** Creates the library; nothing is read until the first refresh or search. */
-export function createDocumentLibrary({ documentsDir, indexDir, embedder, extractor, chunking, llm, log = () => {} }: DocumentLibraryOptions): DocumentLibrary {
+export function createDocumentLibrary({
+  documentsDir,
+  indexDir,
+  embedder,
+  extractor,
+  chunking,
+  llm,
+  log = () => {},
+  vectorWeight,
+  watch: watchOption = true,
+}: DocumentLibraryOptions): DocumentLibrary {
+  let watching = watchOption;
   let loaded: SearchIndex | null = null;
   let loadedStamp = '';
   // Runs refreshes one after another: the index lock keeps other processes out, this chain keeps our own calls apart.
   let chain: Promise<unknown> = Promise.resolve();
+  // True until a refresh succeeds, and again after any watcher event or failed refresh.
+  let dirty = true;
+  const watchers = new Map<string, FSWatcher>();
+  /** Folder → mtime stamp at the last refresh: a file added, removed or renamed changes its folder's mtime. */
+  let folderStamps = new Map<string, string>();
+  const root = resolve(documentsDir);
+  const indexPath = resolve(indexDir);
+
+  /**
+   * One non-recursive watcher per folder (inotify reports changes to the entries of a watched folder): far cheaper
+   * than Node 20's recursive watch on Linux, which opens a watcher on every file. New folders are watched after the
+   * refresh their creation triggers (their parent's mtime changes).
+   */
+  const watchFolders = (folders: readonly string[]) => {
+    if (!watching) return;
+    const wanted = new Set(folders);
+    for (const [folder, watcher] of watchers) {
+      if (!wanted.has(folder)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    }
+    for (const folder of folders) {
+      if (watchers.has(folder) || watchers.size >= MAX_WATCHED_FOLDERS) continue;
+      try {
+        const watcher = watch(folder, (_event, name) => {
+          const entry = name?.toString();
+          if (entry && (isIgnoredName(entry) || join(folder, entry) === indexPath)) return;
+          dirty = true;
+        });
+        watcher.unref();
+        watcher.on('error', () => {
+          // The folder went away or the system ran out of watches: the next search refreshes and re-watches.
+          watcher.close();
+          watchers.delete(folder);
+          dirty = true;
+        });
+        watchers.set(folder, watcher);
+      } catch {
+        // Not watchable (e.g. no inotify watches left): every search checks the folder instead.
+        dirty = true;
+      }
+    }
+  };
+  const watchingAll = () => watching && watchers.size > 0 && watchers.size === folderStamps.size;
+
+  const foldersChanged = () => {
+    for (const [folder, stamp] of folderStamps) if (stampOf(folder) !== stamp) return true;
+    return false;
+  };
 
   const doRefresh = async (): Promise<{ summary: IndexSummary | null; notes: string[] }> => {
     const notes: string[] = [];
     let summary: IndexSummary | null = null;
+    // Cleared before indexing: a change made while indexing sets it again, and the next search picks it up.
+    dirty = false;
+    // Stamped before the scan for the same reason.
+    const folders = await foldersOf(root, indexPath);
+    folderStamps = new Map(folders.map((folder) => [folder, stampOf(folder)]));
+    watchFolders(folders);
     try {
       summary = await indexDocuments({ documentsDir, indexDir, embedder, extractor, chunking, llm });
       if (summary.changed || summary.messages.length > 0 || summary.failed.length > 0) {
@@ -80,14 +179,17 @@ export function createDocumentLibrary({ documentsDir, indexDir, embedder, extrac
           : `the index could not be updated (${errorMessage(err)}); these results may be out of date`;
       notes.push(note);
       log(note);
+      dirty = true;
     }
-    const stamp = await metadataStamp(indexDir);
+    const stamp = stampOf(join(indexDir, METADATA_FILE));
     if (!loaded || stamp !== loadedStamp) {
       try {
         loaded = await loadSearchIndex(indexDir);
         loadedStamp = stamp;
       } catch (err) {
         notes.push(errorMessage(err));
+        // The indexer rebuilds an unusable index: the next search runs it again.
+        dirty = true;
       }
     }
     return { summary, notes };
@@ -99,10 +201,31 @@ export function createDocumentLibrary({ documentsDir, indexDir, embedder, extrac
     return run;
   };
 
+  /** Reloads the index when another process (e.g. `cortex index`) wrote a new one. */
+  const reloadIfRewritten = async (notes: string[]) => {
+    const stamp = stampOf(join(indexDir, METADATA_FILE));
+    if (stamp === loadedStamp) return;
+    try {
+      loaded = await loadSearchIndex(indexDir);
+      loadedStamp = stamp;
+    } catch (err) {
+      notes.push(errorMessage(err));
+    }
+  };
+
   return {
     refresh,
+    close: () => {
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+      watching = false;
+    },
     async search({ query, k = DEFAULT_SEARCH_K, retriever = 'hybrid' }) {
-      const { notes } = await refresh();
+      let notes: string[] = [];
+      // A refresh under way (e.g. indexing at start) finishes first: its index is the one to search.
+      await chain.catch(() => {});
+      if (dirty || !watchingAll() || foldersChanged()) notes = (await refresh()).notes;
+      else await reloadIfRewritten(notes);
       const index = loaded;
       const size = Math.max(1, Math.min(MAX_SEARCH_K, Math.floor(k)));
       if (!index || index.chunks.length === 0) {
@@ -110,7 +233,7 @@ export function createDocumentLibrary({ documentsDir, indexDir, embedder, extrac
       }
       let hits: SearchHit[];
       try {
-        hits = await retrieve(retriever, index, embedder, query, size);
+        hits = await retrieve(retriever, index, embedder, query, size, vectorWeight);
       } catch (err) {
         if (retriever !== 'hybrid') throw err;
         // The embedding model went away (or disagrees with the index): keyword search still answers.

@@ -15,15 +15,16 @@ describe('readDocumentsSettings', () => {
       visionModel: null,
       indexAtStart: true,
       blockPrivateNetwork: true,
+      vectorWeight: undefined,
     });
   });
 
   it('reads every variable, resolving relative folders against the project folder', () => {
     const settings = readDocumentsSettings(
-      { CORTEX_DOCUMENTS_DIR: 'my-docs', CORTEX_FAISS_DIR: '/var/idx', CORTEX_EMBEDDING: 'ollama:nomic-embed-text', CORTEX_CHUNKING: 'semantic', CORTEX_CHUNKING_MODEL: 'ollama:qwen2.5:7b', CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', CORTEX_INDEX_AT_START: '0', CORTEX_BLOCK_PRIVATE_NETWORK: 'false' },
+      { CORTEX_DOCUMENTS_DIR: 'my-docs', CORTEX_FAISS_DIR: '/var/idx', CORTEX_EMBEDDING: 'ollama:nomic-embed-text', CORTEX_CHUNKING: 'semantic', CORTEX_CHUNKING_MODEL: 'ollama:qwen2.5:7b', CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', CORTEX_INDEX_AT_START: '0', CORTEX_BLOCK_PRIVATE_NETWORK: 'false', CORTEX_VECTOR_WEIGHT: '0.5' },
       '/proj',
     );
-    expect(settings).toMatchObject({ documentsDir: '/proj/my-docs', indexDir: '/var/idx', embedding: 'ollama:nomic-embed-text', chunking: 'semantic', indexAtStart: false, blockPrivateNetwork: false });
+    expect(settings).toMatchObject({ documentsDir: '/proj/my-docs', indexDir: '/var/idx', embedding: 'ollama:nomic-embed-text', chunking: 'semantic', indexAtStart: false, blockPrivateNetwork: false, vectorWeight: 0.5 });
     expect(settings.chunkingModel).toMatchObject({ type: 'ollama', model: 'qwen2.5:7b' });
     expect(settings.visionModel).toMatchObject({ type: 'gemini', model: 'gemini-2.0-flash' });
   });
@@ -35,15 +36,19 @@ describe('readDocumentsSettings', () => {
     expect(() => readDocumentsSettings({ CORTEX_VISION_MODEL: 'llava' })).toThrow(/CORTEX_VISION_MODEL: ollama:<model> or gemini:<model> \(got "llava"\)/);
     expect(() => readDocumentsSettings({ CORTEX_INDEX_AT_START: 'yes' })).toThrow(/CORTEX_INDEX_AT_START: 0 or 1/);
     expect(() => readDocumentsSettings({ CORTEX_BLOCK_PRIVATE_NETWORK: 'maybe' })).toThrow(/CORTEX_BLOCK_PRIVATE_NETWORK: true or false/);
+    expect(() => readDocumentsSettings({ CORTEX_VECTOR_WEIGHT: 'Infinity' })).toThrow(/CORTEX_VECTOR_WEIGHT: a number from 0 to 10/);
+    expect(() => readDocumentsSettings({ CORTEX_VECTOR_WEIGHT: '-1' })).toThrow(/CORTEX_VECTOR_WEIGHT/);
   });
 });
 
 describe('createLazyLibrary', () => {
   it('creates the library once, and retries a creation that failed', async () => {
     let attempts = 0;
+    let closed = 0;
     const real: DocumentLibrary = {
       refresh: async () => ({ summary: null, notes: [] }),
       search: async ({ query }) => ({ text: `found ${query}`, hits: [], notes: [] }),
+      close: () => void closed++,
     };
     const library = createLazyLibrary(async () => {
       attempts++;
@@ -54,5 +59,7 @@ describe('createLazyLibrary', () => {
     expect((await library.search({ query: 'y' })).text).toBe('found y');
     await library.refresh();
     expect(attempts).toBe(2);
+    library.close();
+    expect(closed).toBe(1);
   });
 });

@@ -48,7 +48,7 @@ describe('documents server over stdio', () => {
     expect(text).toContain('forty turbines');
     expect(text).toContain('[Source: wind-report.pdf, ID: wind-report.pdf#0, page 1]');
     const metadata = JSON.parse(await readFile(join(folders.indexDir, 'metadata.json'), 'utf8')) as { model: string; count: number };
-    expect(metadata).toMatchObject({ model: 'builtin:lexical-v1-1024', count: 3 });
+    expect(metadata).toMatchObject({ model: 'builtin:lexical-v2-1024', count: 3 });
     expect(stderrText).toMatch(/\[documents\] indexed .*: 2 added/);
   });
 

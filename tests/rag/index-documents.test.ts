@@ -131,10 +131,10 @@ describe('indexDocuments', () => {
     const other = createLexicalEmbedder({ dimension: 128 });
     const summary = await run({ embedder: other });
     expect(summary).toMatchObject({ added: 3, rebuilt: true, chunks: 3 });
-    expect(summary.messages[0]).toMatch(/embedding model changed from builtin:lexical-v1-256 .* to builtin:lexical-v1-128/);
+    expect(summary.messages[0]).toMatch(/embedding model changed from builtin:lexical-v2-256 .* to builtin:lexical-v2-128/);
     expect(extractor.calls.sort()).toEqual(['notes/warsaw.html', 'oxygen.txt', 'tesla.md']);
     const result = await readIndexStore(folders.indexDir);
-    expect(result.status === 'ok' && [result.store.model, result.store.dimension]).toEqual(['builtin:lexical-v1-128', 128]);
+    expect(result.status === 'ok' && [result.store.model, result.store.dimension]).toEqual(['builtin:lexical-v2-128', 128]);
   });
 
   it('chunks with the LLM when semantic chunking is configured, and rebuilds when the chunking changes', async () => {

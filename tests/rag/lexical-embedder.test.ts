@@ -15,7 +15,7 @@ describe('createLexicalEmbedder', () => {
   const embedder = createLexicalEmbedder();
 
   it('records version and dimension in its id and returns unit vectors of that dimension', async () => {
-    expect(embedder.id).toBe(`builtin:lexical-v1-${DEFAULT_LEXICAL_DIMENSION}`);
+    expect(embedder.id).toBe(`builtin:lexical-v2-${DEFAULT_LEXICAL_DIMENSION}`);
     const [v] = (await embedder.embed(['Nikola Tesla designed the AC induction motor.'])) as Float32Array[];
     expect(v).toHaveLength(DEFAULT_LEXICAL_DIMENSION);
     expect(dot(v!, v!)).toBeCloseTo(1, 5);
@@ -52,7 +52,7 @@ describe('createLexicalEmbedder', () => {
 
 describe('embedderFromSetting', () => {
   it('reads builtin and builtin:<dimension>, and rejects anything else with the setting named', async () => {
-    expect((await embedderFromSetting(undefined, {})).id).toBe(`builtin:lexical-v1-${DEFAULT_LEXICAL_DIMENSION}`);
+    expect((await embedderFromSetting(undefined, {})).id).toBe(`builtin:lexical-v2-${DEFAULT_LEXICAL_DIMENSION}`);
     expect((await embedderFromSetting('builtin:256', {})).dimension).toBe(256);
     await expect(embedderFromSetting('word2vec', {})).rejects.toThrow(/CORTEX_EMBEDDING.*ollama:<model>/);
     await expect(embedderFromSetting('ollama:', {})).rejects.toThrow(/CORTEX_EMBEDDING/);

@@ -38,9 +38,22 @@ describe('the retrievers', () => {
     const query = 'who designed the induction motor';
     expect((await vectorSearch(index, embedder, query, 1))[0]).toMatchObject({ doc: 'tesla.md', chunk_id: 'tesla.md#0', page: 1 });
     expect(bm25Search(index, query, 1)[0]).toMatchObject({ doc: 'tesla.md' });
-    const hybrid = await hybridSearch(index, embedder, query, 5);
-    expect(hybrid[0]).toMatchObject({ doc: 'tesla.md', text: expect.stringContaining('induction motor') });
-    expect(hybrid[0]!.score).toBeCloseTo(2 / 61, 10);
+    // With a vector weight of 1, a chunk both retrievers rank first scores 1/61 + 1/61.
+    const fused = await hybridSearch(index, embedder, query, 5, 1);
+    expect(fused[0]).toMatchObject({ doc: 'tesla.md', text: expect.stringContaining('induction motor') });
+    expect(fused[0]!.score).toBeCloseTo(2 / 61, 10);
+  });
+
+  it('fuse with the embedder weight: BM25 alone for the built-in embedder, weighted ranks otherwise', async () => {
+    const index = await indexed();
+    const query = 'budget of wind turbines and the motor';
+    // The built-in embedder's weight is 0: the fused search is BM25's ranking with BM25's scores.
+    expect(embedder.vectorWeight).toBe(0);
+    expect(await hybridSearch(index, embedder, query, 5)).toEqual(bm25Search(index, query, 5));
+    // A heavier vector list decides the order where the two disagree.
+    const heavy = await hybridSearch(index, embedder, query, 5, 10);
+    const vectorTop = (await vectorSearch(index, embedder, query, 5)).filter((h) => bm25Search(index, query, 5).some((b) => b.row === h.row))[0]!;
+    expect(heavy[0]!.row).toBe(vectorTop.row);
   });
 
   it('keep page numbers of paged documents', async () => {
@@ -59,7 +72,7 @@ describe('the retrievers', () => {
 
   it('refuse to search an index built by another embedder', async () => {
     const index = await indexed();
-    await expect(vectorSearch(index, createLexicalEmbedder({ dimension: 128 }), 'oxygen', 1)).rejects.toThrow(/cannot search an index built with builtin:lexical-v1-1024/);
+    await expect(vectorSearch(index, createLexicalEmbedder({ dimension: 128 }), 'oxygen', 1)).rejects.toThrow(/cannot search an index built with builtin:lexical-v2-1024/);
   });
 });
 
@@ -102,17 +115,26 @@ describe('createDocumentLibrary', () => {
     expect(second.notes).toEqual([]);
   });
 
-  it('serves the index it has, with a note, while another process holds the lock', async () => {
+  it('searches without re-indexing when nothing changed, and says so when a needed refresh is locked out', async () => {
     const library = createDocumentLibrary({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor: new FakeExtractor(folders.documentsDir) });
     await library.refresh();
     const lock = await acquireIndexLock(folders.indexDir);
     try {
+      // Nothing changed: the search never asks for the lock, so it answers without a note.
+      const unchanged = await library.search({ query: 'Tesla motor' });
+      expect(unchanged.hits[0]?.doc).toBe('tesla.md');
+      expect(unchanged.notes).toEqual([]);
+      // A new file needs a refresh, which the lock refuses: the index it has answers, with a note.
+      await folders.write('later/new.md', 'Something new about motors.');
       const result = await library.search({ query: 'Tesla motor' });
       expect(result.hits[0]?.doc).toBe('tesla.md');
       expect(result.notes).toEqual(['another process is updating the index; these results may be out of date']);
     } finally {
       await lock.release();
+      library.close();
     }
+    // Once the lock is free, the next search indexes the new file.
+    expect((await library.search({ query: 'something new', k: 1 })).hits.map((h) => h.doc)).toEqual(['later/new.md']);
   });
 
   it('reports an empty folder plainly and clamps k', async () => {
@@ -131,7 +153,7 @@ describe('createDocumentLibrary', () => {
 describe('createDocumentLibrary when the embedding model fails at query time', () => {
   it('answers with keyword results and says so', async () => {
     let up = true;
-    const flaky = { ...embedder, embed: async (texts: string[]) => (up ? embedder.embed(texts) : Promise.reject(new Error('connection refused'))) };
+    const flaky = { ...embedder, vectorWeight: 1, embed: async (texts: string[]) => (up ? embedder.embed(texts) : Promise.reject(new Error('connection refused'))) };
     const library = createDocumentLibrary({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder: flaky, extractor: new FakeExtractor(folders.documentsDir) });
     await library.refresh();
     up = false;

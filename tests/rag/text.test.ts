@@ -26,7 +26,16 @@ describe('terms', () => {
     expect(words("Tesla's AC-motor, 1888!")).toEqual(['tesla', 's', 'ac', 'motor', '1888']);
   });
 
-  it('drops stopwords and lone letters, keeps digits, and stems', () => {
+  it('drops stopwords, keeps digits, and stems', () => {
     expect(terms('The engines were connected to a 5 kW generator')).toEqual(['engin', 'connect', '5', 'kw', 'gener']);
+  });
+
+  it('keeps initials, one-letter words and acronyms, even those spelled like a stopword', () => {
+    expect(terms('B. F. Skinner')).toEqual(['b', 'f', 'skinner']);
+    expect(terms('the U.S. Army')).toEqual(['us.', 'armi']);
+    // "US" and "U.S." meet; the pronoun "us" stays a stopword.
+    expect(terms('US troops near us')).toEqual(['us.', 'troop', 'near']);
+    expect(terms('IT budget, e.g. laptops')).toEqual(['it.', 'budget', 'eg', 'laptop']);
+    expect(terms('Vitamin C and J. S. Bach')).toEqual(['vitamin', 'c', 'j', 's.', 'bach']);
   });
 });

@@ -6,6 +6,11 @@ import { normaliseVector } from './embedder.js';
 /** Texts per embed() call: bounds request size for model embedders and memory for the built-in one. */
 export const EMBED_BATCH_TEXTS = 64;
 
+function allFinite(vector: Float32Array): boolean {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i]!)) return false;
+  return true;
+}
+
 /**
  * One unit-length vector per text, as Float32Arrays of `embedder.dimension`.
  * @throws EmbeddingError for a wrong count, a wrong length or a non-finite value; whatever embed() throws.
@@ -18,8 +23,9 @@ export async function embedTexts(embedder: Embedder, texts: readonly string[]): 
     if (vectors.length !== batch.length) throw new EmbeddingError(embedder.id, `returned ${vectors.length} vectors for ${batch.length} texts`);
     for (const raw of vectors) {
       if (raw.length !== embedder.dimension) throw new EmbeddingError(embedder.id, `returned a vector of length ${raw.length}, expected ${embedder.dimension}`);
-      const vector = Float32Array.from(raw);
-      if (!vector.every(Number.isFinite)) throw new EmbeddingError(embedder.id, 'returned a vector holding a non-finite number');
+      // The built-in embedder already returns Float32Arrays of its own: no copy needed.
+      const vector = raw instanceof Float32Array ? raw : Float32Array.from(raw);
+      if (!allFinite(vector)) throw new EmbeddingError(embedder.id, 'returned a vector holding a non-finite number');
       out.push(normaliseVector(vector));
     }
   }

@@ -5,7 +5,7 @@ import { normaliseVector } from './embedder.js';
 import { fnv1a, fnv1aStep, mix32 } from './feature-hash.js';
 
 /** Bumped whenever features or weights change, so an old index is rebuilt rather than mixed. */
-export const LEXICAL_EMBEDDER_VERSION = 'v1';
+export const LEXICAL_EMBEDDER_VERSION = 'v2';
 /**
  * Default vector length. Hash collisions cost recall below it (vector recall@5 on a quarter of SQuAD dev: 0.70 at
  * 256, 0.79 at 512, 0.84 at 1024, 0.86 at 2048) while FAISS search time and index size grow linearly with it.
@@ -32,6 +32,12 @@ const FEATURE_CACHE_MAX_WORDS = 100_000;
  * through only near-spellings (names, compounds) that the character n-grams catch.
  */
 const LEXICAL_RELEVANCE_FLOOR = 0.35;
+/**
+ * Weight of this embedder in the fused search: 0, so the fused search is BM25 alone. It hashes the same words BM25
+ * indexes, without BM25's rarity weighting, so it adds no information; measured on SQuAD dev (paragraphs and
+ * articles) and the fixture corpus, any weight above 0 lowered nDCG@10 and recall@5 below BM25's (see the README).
+ */
+export const LEXICAL_VECTOR_WEIGHT = 0;
 
 /** Features of one content word, memoised per embedder. */
 interface WordFeatures {
@@ -75,7 +81,7 @@ function addNormalised(total: Float32Array, part: Float32Array, weight: number):
 /**
  * The built-in embedder: deterministic, no model, no network. Similar texts share stemmed words, word pairs
  * and character n-grams, so their vectors point the same way; it knows no synonyms. Its id records the
- * version and dimension, e.g. `builtin:lexical-v1-1024`.
+ * version and dimension, e.g. `builtin:lexical-v2-1024`.
  * @throws RangeError when `dimension` is not an integer from 64 to 4096.
  */
 export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }: LexicalEmbedderOptions = {}): Embedder {
@@ -107,6 +113,7 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
     return features;
   };
 
+  const part = new Float32Array(dimension);
   const embedOne = (text: string): Float32Array => {
     // Counts keyed by hash (terms, pairs) or by the word's features object: no strings built per occurrence.
     const unigrams = new Map<number, number>();
@@ -124,8 +131,9 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
       }
       previous = features;
     }
+    // The result is the only allocation per text; the family buffer is reused (embedOne is synchronous).
     const total = new Float32Array(dimension);
-    const part = new Float32Array(dimension);
+    part.fill(0);
     // Sublinear TF: a word said ten times matters more than once, not ten times more.
     for (const [hash, count] of unigrams) addSigned(part, signedSlot(hash, dimension), 1 + Math.log(count));
     addNormalised(total, part, UNIGRAM_WEIGHT);
@@ -145,6 +153,7 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
     id: `builtin:lexical-${LEXICAL_EMBEDDER_VERSION}-${dimension}`,
     dimension,
     relevanceFloor: LEXICAL_RELEVANCE_FLOOR,
+    vectorWeight: LEXICAL_VECTOR_WEIGHT,
     embed: async (texts) => texts.map(embedOne),
   };
 }

@@ -7,6 +7,8 @@ import type { Embedder } from '../embed/embedder.js';
 import { embedTexts } from '../embed/embed-texts.js';
 import { DocumentsFolderError } from '../errors.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from '../types.js';
+import { buildBm25Data } from '../search/bm25.js';
+import { terms } from '../text/tokenize.js';
 import { decodeFlatIndex } from './flat-index-file.js';
 import type { ChunkRecord, DocEntry } from './index-files.js';
 import { acquireIndexLock } from './index-lock.js';
@@ -61,6 +63,12 @@ export interface IndexSummary {
   /** True when the searchable content changed (new generation written). */
   changed: boolean;
 }
+
+/**
+ * Extractions in flight ahead of the file being chunked and embedded: enough that the worker never waits for this
+ * thread (small text files take it a few milliseconds each), few enough to bound memory (each holds one file's text).
+ */
+export const EXTRACTION_LOOKAHEAD_FILES = 4;
 
 /** Extraction failures worth retrying next run without the file changing (the network may be back). */
 const TRANSIENT_EXTRACTION_REASONS = new Set(['fetch_error']);
@@ -129,6 +137,7 @@ export async function indexDocuments({
     const dropped = new Set<string>(plan.removed);
     const newChunks: ChunkRecord[] = [];
     const newVectors: Float32Array[] = [];
+    const newTerms: string[][] = [];
     let added = 0;
     let updated = 0;
     for (const { file, reason } of plan.unreadable) {
@@ -143,14 +152,14 @@ export async function indexDocuments({
     }
 
     let done = 0;
-    // One file of lookahead: the extractor's worker parses the next file while this thread chunks and embeds.
+    // Files of lookahead: the extractor's worker parses the next files while this thread chunks and embeds.
     // Structural chunking runs in the extractor's worker, inside the per-file deadline and heap cap.
     const fileLimits: ExtractionLimits = chunking === 'structural' ? { ...limits, structuralChunks: { maxChars, overlapChars } } : limits;
     const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, fileLimits) : null);
-    let nextExtraction = extractAt(0);
+    const pending = Array.from({ length: EXTRACTION_LOOKAHEAD_FILES }, (_, i) => extractAt(i));
     for (const [i, file] of plan.toIndex.entries()) {
-      const extraction = (await nextExtraction)!;
-      nextExtraction = extractAt(i + 1);
+      const extraction = (await pending.shift())!;
+      pending.push(extractAt(i + EXTRACTION_LOOKAHEAD_FILES));
       const entryBase = { hash: file.hash, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id };
       const report = (outcome: 'added' | 'updated' | 'failed', chunks: number, reason?: string) =>
         onProgress?.({ phase: 'file', file: file.rel, done: ++done, total: plan.toIndex.length, outcome, chunks, ...(reason ? { reason } : {}) });
@@ -194,6 +203,8 @@ export async function indexDocuments({
       const records = chunks.map((chunk, i) => ({ doc: file.rel, chunk_id: `${file.rel}#${i}`, page: Math.max(1, Math.floor(chunk.page) || 1), format: extraction.format, chunk: chunk.text }));
       newChunks.push(...records);
       newVectors.push(...vectors);
+      // Right after embedding, while the tokeniser still remembers these texts' words.
+      for (const record of records) newTerms.push(terms(record.chunk));
       files[file.rel] = { ...entryBase, format: extraction.format, title: extraction.title, chunk_ids: records.map((r) => r.chunk_id) };
       dropped.add(file.rel);
       if (file.previouslyIndexed) updated++;
@@ -226,7 +237,10 @@ export async function indexDocuments({
       newVectors.forEach((vector, i) => vectors.set(vector, (chunksOut.length + i) * dimension));
       chunksOut.push(...newChunks);
       generation += 1;
-      await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files });
+      // Kept chunks' postings carry over from bm25.bin (tokenised again only when it was missing or stale).
+      const base = store && keptCount > 0 ? { data: store.bm25 ?? buildBm25Data(oldChunks.map((c) => terms(c.chunk))), keep: (row: number) => keep[row]! } : undefined;
+      const bm25 = buildBm25Data(newTerms, base);
+      await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files, bm25 });
     } else if (plan.entriesRefreshed && store) {
       await writeDocCache(indexDir, { generation, model: store.model, chunker: store.chunker, files });
     }

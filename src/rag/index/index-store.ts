@@ -3,7 +3,10 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
+import type { Bm25Data } from '../search/bm25.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { ANN_FILE, encodeAnnFile, wantsAnnIndex } from './ann-index.js';
+import { BM25_FILE, decodeBm25File, encodeBm25File } from './bm25-file.js';
 import { assertEncoderMatchesFaiss, encodeFlatIndex, readFlatIndexHeader } from './flat-index-file.js';
 import {
   type ChunkRecord,
@@ -27,6 +30,10 @@ export interface IndexStore {
   /** index.bin's bytes as read (searchers hand them to faiss). */
   indexBytes: Buffer;
   files: Record<string, DocEntry>;
+  /** The saved BM25 postings of this generation; null when bm25.bin is missing, stale or damaged (rebuilt from the chunks). */
+  bm25: Bm25Data | null;
+  /** ann.bin's bytes when present (decoded by searchers only: the indexer rebuilds it); may be stale. */
+  annBytes: Buffer | null;
 }
 
 export type ReadIndexResult =
@@ -57,7 +64,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /** Checks the three files against each other; returns the store or throws an Error whose message is the reason. */
-function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer): IndexStore {
+function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer, bm25Bytes: Buffer | null, annBytes: Buffer | null): IndexStore {
   const metadata = MetadataFileSchema.safeParse(parseJson(metadataBytes, METADATA_FILE));
   if (!metadata.success) throw new Error(`${METADATA_FILE} does not have the expected shape (${metadata.error.issues[0]?.path.join('.')}: ${metadata.error.issues[0]?.message})`);
   const cache = DocCacheFileSchema.safeParse(parseJson(cacheBytes, DOC_CACHE_FILE));
@@ -91,6 +98,8 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer)
     chunks: meta.chunks,
     indexBytes,
     files: files.files,
+    bm25: bm25Bytes ? decodeBm25File(bm25Bytes, meta.generation, meta.count) : null,
+    annBytes,
   };
 }
 
@@ -100,8 +109,8 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer)
  * Throws only for unexpected I/O errors (permissions).
  */
 export async function readIndexStore(indexDir: string): Promise<ReadIndexResult> {
-  const [indexBytes, metadataBytes, cacheBytes] = await Promise.all(
-    [INDEX_FILE, METADATA_FILE, DOC_CACHE_FILE].map((name) => readOptional(join(indexDir, name))),
+  const [indexBytes, metadataBytes, cacheBytes, bm25Bytes, annBytes] = await Promise.all(
+    [INDEX_FILE, METADATA_FILE, DOC_CACHE_FILE, BM25_FILE, ANN_FILE].map((name) => readOptional(join(indexDir, name))),
   );
   if (!indexBytes && !metadataBytes && !cacheBytes) return { status: 'missing' };
   const absent = [
@@ -111,7 +120,7 @@ export async function readIndexStore(indexDir: string): Promise<ReadIndexResult>
   ].filter(([, bytes]) => !bytes);
   if (absent.length > 0) return { status: 'invalid', reason: `${absent.map(([name]) => name).join(' and ')} missing` };
   try {
-    return { status: 'ok', store: validate(indexBytes!, metadataBytes!, cacheBytes!) };
+    return { status: 'ok', store: validate(indexBytes!, metadataBytes!, cacheBytes!, bm25Bytes ?? null, annBytes ?? null) };
   } catch (err) {
     return { status: 'invalid', reason: errorMessage(err) };
   }
@@ -126,6 +135,8 @@ export interface IndexStoreData {
   chunks: ChunkRecord[];
   vectors: Float32Array;
   files: Record<string, DocEntry>;
+  /** BM25 postings of `chunks`, saved as bm25.bin. */
+  bm25: Bm25Data;
 }
 
 /** metadata.json with one chunk per line: readable, diffable, and no giant single line. */
@@ -152,7 +163,7 @@ function cacheText(data: Pick<IndexStoreData, 'generation' | 'model' | 'chunker'
 }
 
 /**
- * Writes the index: index.bin, then doc_index_cache.json, then metadata.json, each atomically. metadata.json, written
+ * Writes the index: index.bin, bm25.bin, ann.bin (large indexes of embedding models), then doc_index_cache.json, then metadata.json, each atomically. metadata.json, written
  * last, names the generation and index.bin's SHA-256, so a crash between the writes leaves files that disagree and the
  * next indexer rebuilds rather than trusting them. The caller holds the index lock.
  */
@@ -164,6 +175,9 @@ export async function writeIndexStore(indexDir: string, data: IndexStoreData): P
   await mkdir(indexDir, { recursive: true });
   const indexBytes = encodeFlatIndex(data.dimension, data.vectors);
   await writeFileAtomic(join(indexDir, INDEX_FILE), indexBytes);
+  await writeFileAtomic(join(indexDir, BM25_FILE), encodeBm25File(data.generation, data.bm25));
+  // Other indexes search exactly; an ann.bin left from an earlier one names an older generation and is ignored.
+  if (wantsAnnIndex(data.chunks.length, data.model)) await writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, data.vectors));
   await writeFileAtomic(join(indexDir, DOC_CACHE_FILE), cacheText(data));
   await writeFileAtomic(join(indexDir, METADATA_FILE), metadataText(data, sha256(indexBytes)));
 }

@@ -9,6 +9,9 @@ import type { ScannedFile } from './scan-documents.js';
  */
 export const RACY_MTIME_WINDOW_MS = 2_000;
 
+/** Files hashed at once. */
+const HASH_CONCURRENCY = 8;
+
 /** A file to extract, chunk and embed. */
 export interface PlannedFile extends ScannedFile {
   hash: string;
@@ -36,6 +39,7 @@ export async function planChanges(
 ): Promise<ChangePlan> {
   const plan: ChangePlan = { toIndex: [], removed: [], unchanged: {}, unreadable: [], entriesRefreshed: false };
   const present = new Set<string>();
+  const toHash: ScannedFile[] = [];
   for (const file of scanned) {
     present.add(file.rel);
     const entry = previous[file.rel];
@@ -49,17 +53,24 @@ export async function planChanges(
       plan.unchanged[file.rel] = entry;
       continue;
     }
-    const hashed = await hashFile(file.abs, maxFileBytes);
-    if (!hashed.ok) {
-      plan.unreadable.push({ file, reason: hashed.reason });
-      continue;
-    }
-    if (entry && entry.hash === hashed.hash) {
-      plan.unchanged[file.rel] = { ...entry, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now() };
-      plan.entriesRefreshed = true;
-      continue;
-    }
-    plan.toIndex.push({ ...file, hash: hashed.hash, previouslyIndexed: entry !== undefined });
+    toHash.push(file);
+  }
+  // Hashed a few at a time: each file costs several thread-pool round trips (open, stat, read, close), which overlap.
+  for (let start = 0; start < toHash.length; start += HASH_CONCURRENCY) {
+    const batch = toHash.slice(start, start + HASH_CONCURRENCY);
+    const hashes = await Promise.all(batch.map((file) => hashFile(file.abs, maxFileBytes)));
+    batch.forEach((file, i) => {
+      const hashed = hashes[i]!;
+      const entry = previous[file.rel];
+      if (!hashed.ok) {
+        plan.unreadable.push({ file, reason: hashed.reason });
+      } else if (entry && entry.hash === hashed.hash) {
+        plan.unchanged[file.rel] = { ...entry, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now() };
+        plan.entriesRefreshed = true;
+      } else {
+        plan.toIndex.push({ ...file, hash: hashed.hash, previouslyIndexed: entry !== undefined });
+      }
+    });
   }
   for (const rel of Object.keys(previous)) if (!present.has(rel)) plan.removed.push(rel);
   return plan;

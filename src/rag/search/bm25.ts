@@ -1,4 +1,4 @@
-// Okapi BM25 over chunk texts: an inverted index built in memory from the same chunks FAISS holds.
+// Okapi BM25 over chunk texts: a compact inverted index (typed arrays) built from the chunks' terms, saved beside index.bin.
 import { terms } from '../text/tokenize.js';
 
 /** Term-frequency saturation: the usual 1.2 (Robertson, Lucene's default). */
@@ -12,14 +12,23 @@ export interface Bm25Hit {
   score: number;
 }
 
-interface Postings {
-  docs: number[];
-  freqs: number[];
+/**
+ * The postings of every term, flat: term t's documents are `docs[offsets[t] .. offsets[t+1])` in ascending order,
+ * with their term frequencies in `freqs`; `lengths[d]` counts document d's terms.
+ */
+export interface Bm25Data {
+  terms: string[];
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  freqs: Uint32Array;
+  lengths: Uint32Array;
 }
 
 /** An immutable BM25 index over a list of texts; positions in the list are the hit indexes. */
 export interface Bm25Index {
   readonly size: number;
+  /** The postings, for saving and for merging into the next index. */
+  readonly data: Bm25Data;
   /** Up to `k` texts sharing at least one term with `query`, best first; ties keep list order. */
   search(query: string, k: number): Bm25Hit[];
   /** How many texts contain the term (after normalising and stemming `word`). */
@@ -28,10 +37,9 @@ export interface Bm25Index {
   sharesTerm(query: string, index: number): boolean;
 }
 
-/** Whether sorted `list` holds `value` (postings lists are built in ascending text order). */
-function sortedHas(list: readonly number[], value: number): boolean {
-  let lo = 0;
-  let hi = list.length - 1;
+/** Whether sorted `list[lo..hi)` holds `value`. */
+function sortedHas(list: Uint32Array, lo: number, hi: number, value: number): boolean {
+  hi -= 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const at = list[mid]!;
@@ -42,51 +50,162 @@ function sortedHas(list: readonly number[], value: number): boolean {
   return false;
 }
 
-/** Builds the index; `texts[i]` becomes hit index i. Linear in the total text length. */
-export function buildBm25Index(texts: readonly string[]): Bm25Index {
-  const postings = new Map<string, Postings>();
-  const lengths = new Float64Array(texts.length);
-  let totalLength = 0;
-  texts.forEach((text, doc) => {
-    const docTerms = terms(text);
-    lengths[doc] = docTerms.length;
-    totalLength += docTerms.length;
+/**
+ * Postings from each document's terms (documents in order), optionally appended to `base`'s documents kept by
+ * `keep` (renumbered in order): how the indexer carries the old postings over without tokenising kept chunks again.
+ */
+export function buildBm25Data(documentTerms: Iterable<readonly string[]>, base?: { data: Bm25Data; keep: (doc: number) => boolean }): Bm25Data {
+  const lists = new Map<string, number[]>();
+  const lengths: number[] = [];
+  if (base) {
+    const { data, keep } = base;
+    const renumber = new Int32Array(data.lengths.length).fill(-1);
+    for (let doc = 0; doc < data.lengths.length; doc++) {
+      if (keep(doc)) {
+        renumber[doc] = lengths.length;
+        lengths.push(data.lengths[doc]!);
+      }
+    }
+    data.terms.forEach((term, t) => {
+      const list: number[] = [];
+      for (let i = data.offsets[t]!; i < data.offsets[t + 1]!; i++) {
+        const doc = renumber[data.docs[i]!]!;
+        if (doc >= 0) list.push(doc, data.freqs[i]!);
+      }
+      if (list.length) lists.set(term, list);
+    });
+  }
+  for (const docTerms of documentTerms) {
+    const doc = lengths.length;
+    lengths.push(docTerms.length);
     const counts = new Map<string, number>();
     for (const term of docTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
     for (const [term, freq] of counts) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = { docs: [], freqs: [] }));
-      list.docs.push(doc);
-      list.freqs.push(freq);
+      let list = lists.get(term);
+      if (!list) lists.set(term, (list = []));
+      list.push(doc, freq);
+    }
+  }
+  const termList = [...lists.keys()];
+  const offsets = new Uint32Array(termList.length + 1);
+  let total = 0;
+  termList.forEach((term, t) => {
+    offsets[t] = total;
+    total += lists.get(term)!.length / 2;
+  });
+  offsets[termList.length] = total;
+  const docs = new Uint32Array(total);
+  const freqs = new Uint32Array(total);
+  termList.forEach((term, t) => {
+    const list = lists.get(term)!;
+    let at = offsets[t]!;
+    for (let i = 0; i < list.length; i += 2, at++) {
+      docs[at] = list[i]!;
+      freqs[at] = list[i + 1]!;
     }
   });
-  const n = texts.length;
+  return { terms: termList, offsets, docs, freqs, lengths: Uint32Array.from(lengths) };
+}
+
+/** Pushes (doc, score) into a min-heap of the `k` best, kept as parallel arrays; ties prefer the lower doc. */
+function worse(scoreA: number, docA: number, scoreB: number, docB: number): boolean {
+  return scoreA < scoreB || (scoreA === scoreB && docA > docB);
+}
+
+/** The index over saved or freshly built postings. */
+export function bm25FromData(data: Bm25Data): Bm25Index {
+  const n = data.lengths.length;
+  const termIds = new Map<string, number>();
+  data.terms.forEach((term, t) => termIds.set(term, t));
+  let totalLength = 0;
+  for (let d = 0; d < n; d++) totalLength += data.lengths[d]!;
   const averageLength = n > 0 ? totalLength / n || 1 : 1;
+  // Per-document length normalisation, computed once: k1 * (1 - b + b * len / avg).
+  const norms = new Float32Array(n);
+  for (let d = 0; d < n; d++) norms[d] = BM25_K1 * (1 - BM25_B + (BM25_B * data.lengths[d]!) / averageLength);
+  // Reused across searches (one search at a time: search is synchronous).
+  const scores = new Float64Array(n);
+  const touched = new Uint32Array(n);
 
   return {
     size: n,
-    documentFrequency: (word) => postings.get(terms(word)[0] ?? '')?.docs.length ?? 0,
-    sharesTerm: (query, index) => terms(query).some((term) => sortedHas(postings.get(term)?.docs ?? [], index)),
+    data,
+    documentFrequency: (word) => {
+      const t = termIds.get(terms(word)[0] ?? '');
+      return t === undefined ? 0 : data.offsets[t + 1]! - data.offsets[t]!;
+    },
+    sharesTerm: (query, index) =>
+      terms(query).some((term) => {
+        const t = termIds.get(term);
+        return t !== undefined && sortedHas(data.docs, data.offsets[t]!, data.offsets[t + 1]!, index);
+      }),
     search(query, k) {
       if (n === 0 || k <= 0) return [];
-      const scores = new Map<number, number>();
+      let count = 0;
       for (const term of new Set(terms(query))) {
-        const list = postings.get(term);
-        if (!list) continue;
-        const df = list.docs.length;
+        const t = termIds.get(term);
+        if (t === undefined) continue;
+        const start = data.offsets[t]!;
+        const end = data.offsets[t + 1]!;
+        const df = end - start;
         // The "+1" inside the log keeps IDF positive for terms in more than half the texts (Lucene's variant).
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        for (let i = 0; i < df; i++) {
-          const doc = list.docs[i]!;
-          const freq = list.freqs[i]!;
-          const norm = freq + BM25_K1 * (1 - BM25_B + (BM25_B * lengths[doc]!) / averageLength);
-          scores.set(doc, (scores.get(doc) ?? 0) + (idf * freq * (BM25_K1 + 1)) / norm);
+        for (let i = start; i < end; i++) {
+          const doc = data.docs[i]!;
+          const freq = data.freqs[i]!;
+          if (scores[doc] === 0) touched[count++] = doc;
+          scores[doc]! += (idf * freq * (BM25_K1 + 1)) / (freq + norms[doc]!);
+        }
+      }
+      // The k best by a min-heap over the touched documents: O(touched · log k), no full sort.
+      const size = Math.min(k, count);
+      const heapDocs = new Uint32Array(size);
+      const heapScores = new Float64Array(size);
+      let filled = 0;
+      const siftDown = (from: number) => {
+        let i = from;
+        for (;;) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < filled && worse(heapScores[l]!, heapDocs[l]!, heapScores[m]!, heapDocs[m]!)) m = l;
+          if (r < filled && worse(heapScores[r]!, heapDocs[r]!, heapScores[m]!, heapDocs[m]!)) m = r;
+          if (m === i) return;
+          [heapDocs[i], heapDocs[m]] = [heapDocs[m]!, heapDocs[i]!];
+          [heapScores[i], heapScores[m]] = [heapScores[m]!, heapScores[i]!];
+          i = m;
+        }
+      };
+      for (let j = 0; j < count; j++) {
+        const doc = touched[j]!;
+        const score = scores[doc]!;
+        scores[doc] = 0;
+        if (filled < size) {
+          let i = filled++;
+          heapDocs[i] = doc;
+          heapScores[i] = score;
+          while (i > 0) {
+            const parent = (i - 1) >> 1;
+            if (!worse(heapScores[i]!, heapDocs[i]!, heapScores[parent]!, heapDocs[parent]!)) break;
+            [heapDocs[i], heapDocs[parent]] = [heapDocs[parent]!, heapDocs[i]!];
+            [heapScores[i], heapScores[parent]] = [heapScores[parent]!, heapScores[i]!];
+            i = parent;
+          }
+        } else if (worse(heapScores[0]!, heapDocs[0]!, score, doc)) {
+          heapDocs[0] = doc;
+          heapScores[0] = score;
+          siftDown(0);
         }
       }
       const hits: Bm25Hit[] = [];
-      for (const [index, score] of scores) hits.push({ index, score });
+      for (let i = 0; i < filled; i++) hits.push({ index: heapDocs[i]!, score: heapScores[i]! });
       hits.sort((a, b) => b.score - a.score || a.index - b.index);
-      return hits.slice(0, k);
+      return hits;
     },
   };
+}
+
+/** Builds the index; `texts[i]` becomes hit index i. Linear in the total text length. */
+export function buildBm25Index(texts: readonly string[]): Bm25Index {
+  return bm25FromData(buildBm25Data(texts.map((text) => terms(text))));
 }

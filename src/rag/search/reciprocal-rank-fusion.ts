@@ -1,4 +1,4 @@
-// Reciprocal rank fusion: merges ranked lists by Σ 1/(k + rank), so no retriever's raw scores need calibrating.
+// Weighted reciprocal rank fusion: merges ranked lists by Σ weight/(k + rank), so no retriever's raw scores need calibrating.
 
 /** The constant from Cormack, Clarke & Büttcher (2009); it damps the weight of the very first ranks. */
 export const RRF_K = 60;
@@ -12,18 +12,20 @@ export interface FusedItem<K> {
 
 /**
  * Fuses ranked lists of keys (best first, duplicates within a list ignored after the first) into one list,
- * best first. Ties are broken by the best single rank, then by first appearance, so the order is deterministic.
+ * best first. List i counts `weights[i]` times (default 1 each). Ties are broken by the best single rank, then
+ * by first appearance, so the order is deterministic.
  */
-export function reciprocalRankFusion<K>(lists: ReadonlyArray<readonly K[]>, k = RRF_K): FusedItem<K>[] {
+export function reciprocalRankFusion<K>(lists: ReadonlyArray<readonly K[]>, k = RRF_K, weights: readonly number[] = []): FusedItem<K>[] {
   const fused = new Map<K, FusedItem<K> & { order: number }>();
   let order = 0;
   lists.forEach((list, listIndex) => {
+    const weight = weights[listIndex] ?? 1;
     list.forEach((key, position) => {
       let item = fused.get(key);
       if (!item) fused.set(key, (item = { key, score: 0, ranks: lists.map(() => undefined), order: order++ }));
       if (item.ranks[listIndex] !== undefined) return;
       item.ranks[listIndex] = position + 1;
-      item.score += 1 / (k + position + 1);
+      item.score += weight / (k + position + 1);
     });
   });
   const bestRank = (item: FusedItem<K>) => Math.min(...item.ranks.map((r) => r ?? Infinity));

@@ -1,9 +1,10 @@
-// A loaded, searchable index: the chunk records, a faiss IndexFlatIP over their vectors, and a BM25 index built on demand.
+// A loaded, searchable index: the chunk records, a faiss IndexFlatIP over their vectors (plus an IVF index when large), and BM25.
 import { CortexError } from '../../errors.js';
 import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
+import { ANN_MIN_CHUNKS, type AnnIndex, decodeAnnFile } from '../index/ann-index.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import { readIndexStore } from '../index/index-store.js';
-import { buildBm25Index, type Bm25Index } from './bm25.js';
+import { bm25FromData, buildBm25Index, type Bm25Data, type Bm25Index } from './bm25.js';
 
 /** The index on disk exists but cannot be used; the indexer would rebuild it. */
 export class IndexUnusableError extends CortexError {
@@ -15,7 +16,7 @@ export class IndexUnusableError extends CortexError {
   }
 }
 
-/** Everything a search needs. BM25 is built from the chunk texts on first use (not persisted: rebuilding is linear and cheap). */
+/** Everything a search needs. BM25 comes from bm25.bin, or is rebuilt from the chunk texts on first use when that file is stale. */
 export interface SearchIndex {
   readonly generation: number;
   readonly model: string;
@@ -23,12 +24,22 @@ export interface SearchIndex {
   readonly chunks: readonly ChunkRecord[];
   /** null when the index is empty (faiss refuses k > ntotal, so an empty index is never searched). */
   readonly faiss: FaissIndex | null;
+  /** The approximate (IVF) index of a large index, searched instead of `faiss`; null: exact search. */
+  readonly ann: AnnIndex | null;
   bm25(): Bm25Index;
   /** Number of distinct documents with chunks. */
   readonly documents: number;
 }
 
-function makeSearchIndex(generation: number, model: string, dimension: number, chunks: readonly ChunkRecord[], faiss: FaissIndex | null): SearchIndex {
+function makeSearchIndex(
+  generation: number,
+  model: string,
+  dimension: number,
+  chunks: readonly ChunkRecord[],
+  faiss: FaissIndex | null,
+  saved: Bm25Data | null = null,
+  ann: AnnIndex | null = null,
+): SearchIndex {
   let bm25: Bm25Index | null = null;
   return {
     generation,
@@ -36,8 +47,9 @@ function makeSearchIndex(generation: number, model: string, dimension: number, c
     dimension,
     chunks,
     faiss,
+    ann,
     documents: new Set(chunks.map((c) => c.doc)).size,
-    bm25: () => (bm25 ??= buildBm25Index(chunks.map((c) => c.chunk))),
+    bm25: () => (bm25 ??= saved ? bm25FromData(saved) : buildBm25Index(chunks.map((c) => c.chunk))),
   };
 }
 
@@ -58,7 +70,9 @@ export async function loadSearchIndex(indexDir: string): Promise<SearchIndex | n
       throw new IndexUnusableError(indexDir, (err as Error).message);
     }
   }
-  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss);
+  // A missing, stale or unreadable ann.bin means exact search, never an error.
+  const ann = store.annBytes && store.chunks.length >= ANN_MIN_CHUNKS ? decodeAnnFile(store.annBytes, store.generation, store.chunks.length) : null;
+  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss, store.bm25, ann);
 }
 
 /**

@@ -1,4 +1,4 @@
-// Text → terms for BM25 and the lexical embedder: Unicode-aware words, lower case, no diacritics, light stemming.
+// Text → terms for BM25 and the lexical embedder: Unicode-aware words, lower case, no diacritics, acronyms kept, light stemming.
 import { stem } from './stem.js';
 import { STOPWORDS } from './stopwords.js';
 
@@ -22,30 +22,81 @@ export function normaliseText(text: string): string {
 const NON_ASCII = /[^\x00-\x7f]/u;
 /** The word pattern restricted to ASCII, several times faster than the Unicode one on plain English. */
 const ASCII_WORD_PATTERN = /[a-z0-9]+/g;
+/** Single letters each followed by a dot, two or more: "U.S.", "e.g.", "B.F." (matched where a word starts). */
+const DOTTED_ACRONYM = /(?:[a-z]\.){2,}/y;
+/** Marks an acronym or initial that would otherwise be a stopword ("US", "U.S.", "A." → "us.", "a."), so it is kept. */
+export const ACRONYM_MARK = '.';
+/** Bumped whenever the terms of a text change, so saved BM25 postings from an older tokenizer are rebuilt. */
+export const TOKENIZER_VERSION = 2;
 
-/** Every word of `text`, normalised, in order (stopwords kept, not stemmed). */
-export function words(text: string): string[] {
+/** True when text[start..end) is all capital ASCII letters. */
+function allCapitals(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 65 || code > 90) return false;
+  }
+  return true;
+}
+
+/**
+ * Every word of `text`, normalised, in order (stopwords kept, not stemmed). Dotted acronyms are one word ("U.S." →
+ * "us"); an acronym or initial spelled like a stopword ("US", "U.S.", "IT", "A.") carries {@link ACRONYM_MARK}.
+ */
+export function words(text: string): readonly string[] {
+  const cached = recentWords.get(text);
+  if (cached) return cached;
+  const out = splitWords(text);
+  if (recentWords.size >= RECENT_TEXTS) recentWords.clear();
+  recentWords.set(text, out);
+  return out;
+}
+
+/** Texts whose words are remembered: the indexer tokenises each new chunk twice (embedder, then BM25) in a row. */
+const RECENT_TEXTS = 256;
+const recentWords = new Map<string, readonly string[]>();
+
+function splitWords(text: string): string[] {
   const out: string[] = [];
   const ascii = !NON_ASCII.test(text);
-  const normalised = ascii ? text.toLowerCase() : normaliseText(text);
-  for (const match of normalised.matchAll(ascii ? ASCII_WORD_PATTERN : WORD_PATTERN)) {
-    const word = match[0];
-    if (word.length <= MAX_WORD_CHARS) out.push(word);
+  const folded = ascii ? text : text.normalize('NFKD').replace(MARKS_PATTERN, '');
+  const lower = folded.toLowerCase();
+  // Case tells acronyms apart only while lower-casing kept every position (always so for ASCII).
+  const caseKnown = lower.length === folded.length;
+  const pattern = ascii ? ASCII_WORD_PATTERN : new RegExp(WORD_PATTERN.source, 'gu');
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(lower); match; match = pattern.exec(lower)) {
+    let word = match[0];
+    const at = match.index;
+    let end = at + word.length;
+    let dotted = false;
+    if (word.length === 1 && lower.charCodeAt(end) === 46) {
+      DOTTED_ACRONYM.lastIndex = at;
+      if (DOTTED_ACRONYM.test(lower)) {
+        end = DOTTED_ACRONYM.lastIndex;
+        word = lower.slice(at, end).replaceAll('.', '');
+        pattern.lastIndex = end;
+        dotted = true;
+      }
+    }
+    if (word.length > MAX_WORD_CHARS) continue;
+    // Cheapest tests first: most words start in lower case and are no acronym.
+    const capital = caseKnown && folded.charCodeAt(at) >= 65 && folded.charCodeAt(at) <= 90;
+    if ((dotted || (capital && allCapitals(folded, at, end) && (word.length > 1 || folded.charCodeAt(end) === 46))) && STOPWORDS.has(word)) word += ACRONYM_MARK;
+    out.push(word);
   }
   return out;
 }
 
-/** True for a word that carries meaning: not a stopword, and not a lone letter (a lone digit counts). */
+/** True for a word that carries meaning: not a stopword (lone letters and digits count: "B. F. Skinner"). */
 export function isContentWord(word: string): boolean {
-  if (STOPWORDS.has(word)) return false;
-  return word.length > 1 || /\p{N}/u.test(word);
+  return !STOPWORDS.has(word);
 }
 
-/** The term of one normalised word: its stem, or '' when it is a stopword or a lone letter. */
+/** The term of one normalised word: its stem (an acronym as it is), or '' when it is a stopword. */
 export function termOf(word: string): string {
   let term = termCache.get(word);
   if (term === undefined) {
-    term = isContentWord(word) ? stem(word) : '';
+    term = !isContentWord(word) ? '' : word.endsWith(ACRONYM_MARK) ? word : stem(word);
     if (termCache.size >= TERM_CACHE_MAX_WORDS) termCache.clear();
     termCache.set(word, term);
   }
