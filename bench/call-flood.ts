@@ -1,11 +1,9 @@
 // Benchmark: a plan that fires 5,000 tool calls at once (cap 20) through the built CLI, then an ordinary question.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { runCli, startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 const RUNS = 3;
@@ -23,40 +21,11 @@ const PLAIN_PLAN = '```js\nasync function solve() { return "FINAL_ANSWER: " + aw
 /** Which plan the instant LLM hands out next. */
 let nextPlan = FLOOD_PLAN;
 
-/** An Ollama-speaking server that answers at once: perception JSON, then `nextPlan`. */
-function startInstantLlm(): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
-      const request = JSON.parse(body || '{}') as { format?: unknown };
-      const content = request.format
-        ? JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ['math'] })
-        : nextPlan;
-      res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
-
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string; code: number | null }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), ...args], { env, timeout: CLI_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
-  });
-}
-
 export async function runCallFloodBench(): Promise<Figure[]> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.GEMINI_API_KEY;
   delete env.GOOGLE_API_KEY;
-  const { server, url } = await startInstantLlm();
+  const { server, url } = await startInstantLlm(() => nextPlan);
   try {
     const root = mkdtempSync(join(tmpdir(), 'cortex-bench-'));
     const profile = join(root, 'profiles.yaml');
@@ -71,12 +40,12 @@ export async function runCallFloodBench(): Promise<Figure[]> {
     const next: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       nextPlan = FLOOD_PLAN;
-      const a = await runCli(['--profile', profile, '--json', 'ask', `flood the math server ${i}`], askEnv);
+      const a = await runCli(['--profile', profile, '--json', 'ask', `flood the math server ${i}`], askEnv, CLI_TIMEOUT_MS);
       if (a.code === null) throw new Error('the flood run was killed at the benchmark timeout');
       flood.push(a.ms);
       const session = (JSON.parse(a.stdout) as { session_id: string }).session_id;
       nextPlan = PLAIN_PLAN;
-      const b = await runCli(['--profile', profile, '--json', '--session', session, 'ask', 'What is 2 + 3?'], askEnv);
+      const b = await runCli(['--profile', profile, '--json', '--session', session, 'ask', 'What is 2 + 3?'], askEnv, CLI_TIMEOUT_MS);
       if ((JSON.parse(b.stdout) as { status: string }).status !== 'answered') throw new Error(`the question after the flood did not answer: ${b.stdout.slice(0, 300)}`);
       next.push(b.ms);
     }

@@ -1,13 +1,11 @@
 // Benchmark: start of the CLI — `cortex servers list` and a one-step `cortex ask` (instant local LLM), with a cold and a
 // warm MCP tool cache, with our three servers and with the three reference servers added, and beside a slow server.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/load-config.js';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { runCli, startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 const RUNS = 5;
@@ -18,35 +16,6 @@ const reference = (name: string) => join(PROJECT_ROOT, 'node_modules', '@modelco
 const CLI_TIMEOUT_MS = 60_000;
 
 const PLAN = '```js\nasync function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 2, b: 3 }); }\n```';
-
-/** An Ollama-speaking server that answers at once: perception JSON, then the plan above. */
-function startInstantLlm(): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
-      const request = JSON.parse(body || '{}') as { format?: unknown };
-      const content = request.format
-        ? JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ['math'] })
-        : PLAN;
-      res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
-
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string; code: number | null }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), ...args], { env, timeout: CLI_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
-  });
-}
 
 function findTrace(dir: string, sessionId: string): string {
   const entry = readdirSync(dir, { recursive: true, withFileTypes: true }).find((e) => e.name === `session-${sessionId}.trace.jsonl`);
@@ -96,10 +65,10 @@ export async function runColdStartBench(): Promise<Figure[]> {
 
   const list = async (extra: string[], cold: boolean): Promise<number> => {
     const times: number[] = [];
-    await runCli(['--profile', profile, ...extra, 'servers', 'list'], env);
+    await runCli(['--profile', profile, ...extra, 'servers', 'list'], env, CLI_TIMEOUT_MS);
     for (let i = 0; i < RUNS; i++) {
       if (cold) clearCache();
-      times.push((await runCli(['--profile', profile, ...extra, 'servers', 'list'], env)).ms);
+      times.push((await runCli(['--profile', profile, ...extra, 'servers', 'list'], env, CLI_TIMEOUT_MS)).ms);
     }
     return round(median(times));
   };
@@ -111,7 +80,7 @@ export async function runColdStartBench(): Promise<Figure[]> {
     }
   }
 
-  const { server, url } = await startInstantLlm();
+  const { server, url } = await startInstantLlm(() => PLAN);
   try {
     const askEnv = { ...env, OLLAMA_HOST: url };
     type Row = { wall: number; run: number; perception: number; decision: number; sandbox: number; startup: number };
@@ -119,7 +88,7 @@ export async function runColdStartBench(): Promise<Figure[]> {
       const rows: Row[] = [];
       for (let i = 0; i <= RUNS; i++) {
         if (cold) clearCache();
-        const run = await runCli(['--profile', profile, ...extra, '--json', 'ask', 'What is 2 + 3?'], askEnv);
+        const run = await runCli(['--profile', profile, ...extra, '--json', 'ask', 'What is 2 + 3?'], askEnv, CLI_TIMEOUT_MS);
         const result = JSON.parse(run.stdout) as { status: string; session_id: string; timings: { total_ms: number; sandbox_ms: number } };
         if (result.status !== 'answered') throw new Error(`bench ask did not answer: ${run.stdout.slice(0, 300)}`);
         const trace = readFileSync(findTrace(join(root, 'memory'), result.session_id), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

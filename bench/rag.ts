@@ -1,5 +1,5 @@
 // Benchmark: the RAG pipeline — indexing throughput, unchanged re-index, query latency at 10k/100k chunks, recall@5.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

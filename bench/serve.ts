@@ -1,11 +1,10 @@
 // Benchmark: `cortex serve` under 20 concurrent two-step questions (instant LLM), and one question over HTTP vs `cortex ask`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
+import { startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 /** Questions sent at once. */
@@ -17,25 +16,6 @@ const TIMEOUT_MS = 120_000;
 
 const FIRST = 'async function solve() { const c = await tools.strings_to_chars_to_int({ string: "AB" }); return "FURTHER_PROCESSING_REQUIRED: " + JSON.stringify(c); }';
 const SECOND = 'async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 65, b: 66 }); }';
-
-/** An Ollama-speaking server that answers at once: perception JSON, then step 1's plan, then (prompt carrying [65,66]) step 2's. */
-function startInstantLlm(): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
-      const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }> };
-      const prompt = (request.messages ?? []).map((m) => m.content).join('\n');
-      const content = request.format
-        ? JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ['math'] })
-        : `\`\`\`js\n${prompt.includes('[65,66]') ? SECOND : FIRST}\n\`\`\``;
-      res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
 
 function startServe(profile: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, '--quiet', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -89,7 +69,7 @@ function percentile(values: number[], p: number): number {
 }
 
 export async function runServeBench(): Promise<Figure[]> {
-  const { server: llm, url: llmUrl } = await startInstantLlm();
+  const { server: llm, url: llmUrl } = await startInstantLlm((prompt) => `\`\`\`js\n${prompt.includes('[65,66]') ? SECOND : FIRST}\n\`\`\``);
   const root = mkdtempSync(join(tmpdir(), 'cortex-bench-serve-'));
   const profile = join(root, 'profiles.yaml');
   writeFileSync(

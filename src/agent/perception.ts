@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import type { LlmClient } from '../llm/types.js';
+import type { ServerSummary } from '../mcp/types.js';
 import { timedGenerate, type LlmCallInfo } from './llm-call.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
+
+export type { ServerSummary } from '../mcp/types.js';
 
 /** The perception prompt in prompts/. */
 export const PERCEPTION_TEMPLATE = 'perception.txt';
@@ -17,17 +20,6 @@ const MAX_SERVER_INSTRUCTIONS_CHARS = 300;
 const MAX_INTENT_CHARS = 500;
 const MAX_ENTITIES = 30;
 const MAX_ENTITY_CHARS = 200;
-
-/** A server as perception sees it (from profiles.yaml, plus what the server itself lists, live or cached). */
-export interface ServerSummary {
-  id: string;
-  description: string;
-  capabilities: string[];
-  /** Names of the tools it offers. */
-  tools?: string[];
-  /** The `instructions` it sent in initialize. */
-  instructions?: string;
-}
 
 /** What perception concluded. On any failure, every server is selected and `fallback` says why. */
 export interface Perception {

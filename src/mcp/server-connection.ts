@@ -8,7 +8,7 @@ import { ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/typ
 import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
-import { McpError, errorMessage } from '../errors.js';
+import { McpError } from '../errors.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import { startFailure } from './start-failure.js';
 import type { ResourceContents, ToolInfo, ToolResult } from './types.js';

@@ -80,7 +80,9 @@ export interface ServerSummary {
   id: string;
   description: string;
   capabilities: string[];
+  /** Names of the tools it offers. */
   tools?: string[];
+  /** The `instructions` it sent in initialize. */
   instructions?: string;
 }
 

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { ConfigError } from '../../src/errors.js';
 import { PROJECT_ROOT, builtPath } from '../../src/paths.js';
 
 const MATH = builtPath('mcp-servers/math/main.js');

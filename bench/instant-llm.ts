@@ -1,0 +1,40 @@
+// What the CLI benchmarks share: an Ollama-speaking server that answers at once, and a timed run of the built CLI.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../src/paths.js';
+
+/** Perception's answer: the math server. */
+const PERCEPTION = JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ['math'] });
+
+/**
+ * Starts a server speaking Ollama's chat API on a free loopback port: perception requests (JSON mode) get
+ * the math server, every other request gets `planFor(prompt)`, the prompt being the request's messages joined.
+ */
+export function startInstantLlm(planFor: (prompt: string) => string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
+      const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }> };
+      const content = request.format ? PERCEPTION : planFor((request.messages ?? []).map((m) => m.content).join('\n'));
+      res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+/** Runs `bin/cortex.js` with `args`, killed past `timeoutMs`; resolves with its wall time, stdout and exit code. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ ms: number; stdout: string; code: number | null }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), ...args], { env, timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
+  });
+}
