@@ -1,28 +1,10 @@
 // `cortex index` with `.url` documents whose host has no route: each is skipped with a reason, the run completes, no lock is left.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/paths.js';
+import { runCli } from '../cli/run-cli.js';
 import { NO_ROUTE_HOST, withNoRouteHost } from '../net/with-hosts-file.js';
 import { tempProject } from './ask-harness.js';
-
-/** Upper bound for one CLI run, so a hung CLI fails the test instead of the suite. */
-const CLI_RUN_TIMEOUT_MS = 60_000;
-
-/** The built CLI, run where NO_ROUTE_HOST resolves to an address with no route. */
-function runCliWithoutRoute(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { command, args: wrapped } = withNoRouteHost(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), ...args]);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, wrapped, { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: '1' }, timeout: CLI_RUN_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('cortex index with .url documents pointing at a host with no route (end to end)', () => {
   it('skips them with a reason, indexes the rest, and leaves no index.lock behind, run after run', async () => {
@@ -34,7 +16,7 @@ describe('cortex index with .url documents pointing at a host with no route (end
     writeFileSync(join(documentsDir, 'notes.txt'), 'The lighthouse keeper logs the weather every morning at six.\n');
 
     for (const attempt of [1, 2]) {
-      const run = await runCliWithoutRoute(['--profile', profile, 'index']);
+      const run = await runCli(['--profile', profile, 'index'], { wrap: withNoRouteHost });
       expect(run.code, `attempt ${attempt}: ${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(attempt === 1 ? /1 added/ : /0 added/);
       expect(run.stdout).toMatch(/skipped no-route\.url: .*the network is unreachable/);
