@@ -9,6 +9,11 @@ export function replyTooLong({ chars, limit }: { chars: number; limit: number })
   return `Your reply is ${chars} characters; the limit is ${limit} characters. Do not paste data into the code: call the tools for it. ${SEND_INSTEAD}`;
 }
 
+/** Reading the reply failed unexpectedly (a parser bug): the model is asked again. */
+export function unreadableReply({ problem }: { problem: string }): string {
+  return `Your reply could not be read (${problem}). ${SEND_INSTEAD}`;
+}
+
 /** The reply holds nothing but whitespace. */
 export function replyEmpty(): string {
   return `Your reply was empty. ${SEND_INSTEAD}`;

@@ -37,8 +37,6 @@ export interface Decision {
   llm: LlmCallInfo;
 }
 
-export { NO_FEEDBACK_TEXT };
-
 /** Keeps the head of a text, saying how much was cut. */
 export function truncateHead(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[truncated: first ${max} of ${text.length} characters shown]`;
@@ -57,11 +55,6 @@ export function renderFeedback(feedback: RetryFeedback | undefined): string {
     logs: truncateTail(feedback.logs?.join('\n') ?? '', MAX_FEEDBACK_LOG_CHARS),
     code: truncateHead(feedback.code, MAX_FEEDBACK_CODE_CHARS),
   });
-}
-
-/** The perception section of a decision prompt. */
-export function renderPerception(perception: Pick<Perception, 'intent' | 'entities' | 'tool_hint' | 'fallback'>): string {
-  return perceptionSummary(perception);
 }
 
 /**
@@ -109,7 +102,7 @@ export async function decide({
       earlier_results: earlierResults({ results: carried, newestMax: MAX_NEWEST_RESULT_CHARS, olderMax: MAX_OLDER_RESULT_CHARS }),
       max_tool_calls: maxToolCalls,
       memory_summary: memorySummary,
-      perception: renderPerception(perception),
+      perception: perceptionSummary(perception),
       feedback: renderFeedback(feedback),
     },
     promptsDir,

@@ -107,7 +107,6 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   });
 
   await log.start({ query, strategy, model: llm.model, maxSteps, maxLifelinesPerStep });
-  let lastResult: string | null = null;
   let currentStep = 1;
   try {
     throwIfAborted(signal);
@@ -180,13 +179,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         await log.plan({ step, lifeline: lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed, code: decision.code });
 
         emit({ type: 'running', step, lifelinesLeft, code: decision.code });
-        // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
-        const callable = catalogue.tools;
         const sandboxStarted = performance.now();
         const result: SandboxResult = await untilAborted(
           sandbox.run({
             code: decision.code,
-            tools: callable,
+            // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
+            tools: catalogue.tools,
             caller,
             limits: sandboxLimits,
             onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
@@ -217,7 +215,6 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           return finish('answered', outcome.answer, null);
         }
         if (outcome.kind === 'further_processing') {
-          lastResult = outcome.result;
           stepResult = outcome.result;
         } else {
           feedback = { error: outcome.error, code: decision.code, logs: result.logs };
@@ -230,7 +227,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
       }
       carried.push({ step, result: stepResult });
     }
-    const reason = giveUpReason({ steps, cause: { kind: 'steps', maxSteps, lastResult } });
+    const reason = giveUpReason({ steps, cause: { kind: 'steps', maxSteps, lastResult: carried.at(-1)?.result ?? null } });
     await log.end('gave_up', reason);
     return finish('gave_up', null, reason);
   } catch (err) {

@@ -28,7 +28,7 @@ function clip(text: string, max: number): string {
 const NONSENSE: Record<string, BadValueReason> = { undefined: 'nothing', null: 'null', nan: 'nan', '': 'empty', '{}': 'empty', '[]': 'empty', '""': 'empty' };
 
 /** Why a result text is not a result, or null when it is one. */
-export function badValueReason(text: string): BadValueReason | null {
+function badValueReason(text: string): BadValueReason | null {
   const t = text.trim();
   if (t.includes('[object Object]')) return 'object_text';
   return NONSENSE[t.toLowerCase()] ?? null;

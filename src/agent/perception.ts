@@ -6,8 +6,6 @@ import type { ServerSummary } from '../mcp/types.js';
 import { timedGenerate, type LlmCallInfo } from './llm-call.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
 
-export type { ServerSummary } from '../mcp/types.js';
-
 /** The perception prompt in prompts/. */
 export const PERCEPTION_TEMPLATE = 'perception.txt';
 /** Caps on what one server contributes to the prompt, so a verbose profile cannot crowd it out. */

@@ -1,10 +1,9 @@
 // The agent loop's options, result (what `cortex ask --json` prints) and live events.
 import type { LlmClient } from '../llm/types.js';
-import type { ToolCaller, ToolInfo } from '../mcp/types.js';
+import type { ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
 import type { Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
-import type { ServerSummary } from './perception.js';
 import type { StrategyName } from './strategy.js';
 
 /** Collaborators and settings of one question. Everything is passed in, so tests hand in fakes. */

@@ -36,19 +36,16 @@ function recordable(request: object): unknown {
  * @throws UsageError when the file cannot be written.
  */
 export function recordingLlm(inner: LlmClient, file: string): LlmClient {
-  const write = (line: unknown) => {
+  /** Writes one JSON line: the first creates (or empties) the file, the rest append. */
+  const write = (line: unknown, first = false) => {
     try {
-      appendFileSync(file, `${JSON.stringify(line)}\n`);
+      (first ? writeFileSync : appendFileSync)(file, `${JSON.stringify(line)}\n`);
     } catch (err) {
       throw new UsageError(`cannot write the recording ${file}: ${errorMessage(err)}`, { cause: err });
     }
   };
-  try {
-    const header: RecordingHeader = { format: RECORDING_FORMAT, version: RECORDING_VERSION, provider: inner.provider, model: inner.model, recorded_at: new Date().toISOString() };
-    writeFileSync(file, `${JSON.stringify(header)}\n`);
-  } catch (err) {
-    throw new UsageError(`cannot write the recording ${file}: ${errorMessage(err)}`, { cause: err });
-  }
+  const header: RecordingHeader = { format: RECORDING_FORMAT, version: RECORDING_VERSION, provider: inner.provider, model: inner.model, recorded_at: new Date().toISOString() };
+  write(header, true);
   const recorded =
     <A extends unknown[], R>(method: RecordedExchange['method'], call: (...args: A) => Promise<R>, request: (...args: A) => object) =>
     async (...args: A): Promise<R> => {

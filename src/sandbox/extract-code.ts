@@ -30,8 +30,9 @@ const THINK_BLOCK_RE = /<think>[\s\S]*?<\/think>/g;
  * The fenced blocks of a reply, in order. A fence closes at the first later fence line where the
  * body parses as code; when none does, at the first later fence line (so a ``` inside a template
  * literal does not end the block). A fence never closed runs to the end of the reply.
+ * `parse` is how a body is parsed (prepareCode passes one that keeps the trees for reuse).
  */
-export function findFencedBlocks(text: string): CodeBlock[] {
+export function findFencedBlocks(text: string, parse: typeof parseCode = parseCode): CodeBlock[] {
   const lines = text.split('\n');
   const fenceAt: number[] = [];
   lines.forEach((line, i) => {
@@ -44,7 +45,7 @@ export function findFencedBlocks(text: string): CodeBlock[] {
     const [, marks, label = ''] = FENCE_LINE_RE.exec(lines[open]!)!;
     const closers = fenceAt.slice(k + 1).filter((i) => lines[i]!.trimStart().startsWith(marks![0]!.repeat(3)));
     const body = (end: number) => lines.slice(open + 1, end).join('\n');
-    const parsing = closers.slice(0, MAX_CLOSERS_TRIED).find((end) => parseCode(body(end)).ok);
+    const parsing = closers.slice(0, MAX_CLOSERS_TRIED).find((end) => parse(body(end)).ok);
     const close = parsing ?? closers[0];
     if (close === undefined) {
       blocks.push({ label: label.toLowerCase(), code: body(lines.length), closed: false, fenced: true });
@@ -57,12 +58,12 @@ export function findFencedBlocks(text: string): CodeBlock[] {
 }
 
 /** The reply without reasoning blocks (`<think>…</think>`), which hold drafts, not the answer. */
-export function withoutReasoning(text: string): string {
+function withoutReasoning(text: string): string {
   return text.replace(THINK_BLOCK_RE, '');
 }
 
 /** Unfenced text minus the prose before and after the code. */
-export function stripProse(text: string): string {
+function stripProse(text: string): string {
   const lines = text.split('\n');
   let start = lines.findIndex((line) => CODE_START_RE.test(line));
   if (start < 0) start = 0;
@@ -80,11 +81,11 @@ function isTrailingProse(line: string): boolean {
 }
 
 /** The code blocks of a reply: its fences, else the whole text minus prose. Reasoning blocks count only when nothing else is there. */
-export function findCodeBlocks(text: string): CodeBlock[] {
+export function findCodeBlocks(text: string, parse: typeof parseCode = parseCode): CodeBlock[] {
   const answer = withoutReasoning(text);
-  const fenced = findFencedBlocks(answer);
+  const fenced = findFencedBlocks(answer, parse);
   if (fenced.length > 0) return fenced;
-  if (answer.trim() === '') return findFencedBlocks(text);
+  if (answer.trim() === '') return findFencedBlocks(text, parse);
   return [{ label: '', code: stripProse(answer), closed: true, fenced: false }];
 }
 

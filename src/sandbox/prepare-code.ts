@@ -4,7 +4,7 @@ import { transformSync } from 'esbuild';
 import * as messages from '../model-messages.js';
 import { findCodeBlocks, proseFinalAnswer, type CodeBlock } from './extract-code.js';
 import { MAX_CODE_CHARS } from './limits.js';
-import { importedModules, normaliseContext, NORMALISATIONS, topLevelFunctionNames, wrapBareBody } from './normalise-code.js';
+import { importedModules, normaliseContext, NORMALISATIONS, topLevelFunctionNames, wrapBareBody, type NormaliseContext } from './normalise-code.js';
 import { parseCode, type ParsedCode, type ParseFailure } from './parse-code.js';
 import { repairTypography } from './repair-typography.js';
 import { findJsonReply, foreignLanguage, planForAnswer, planForToolCall } from './reply-shapes.js';
@@ -37,7 +37,7 @@ export function prepareCode(text: string): PreparedCode {
     return prepare(text);
   } catch (err) {
     // A parser bug must cost the model a lifeline, not crash the run.
-    return fail('syntax', `Your reply could not be read (${err instanceof Error ? err.message : String(err)}). ${messages.SEND_INSTEAD}`);
+    return fail('syntax', messages.unreadableReply({ problem: err instanceof Error ? err.message : String(err) }));
   }
 }
 
@@ -45,18 +45,18 @@ function prepare(text: string): PreparedCode {
   if (text.length > MAX_CODE_CHARS) return fail('syntax', messages.replyTooLong({ chars: text.length, limit: MAX_CODE_CHARS }));
   if (text.trim() === '') return fail('no_solve', messages.replyEmpty());
   const reply = text.replace(/\r\n?/g, '\n');
-  const blocks = findCodeBlocks(reply);
+  const parse = keepingParsedTrees();
+  const blocks = findCodeBlocks(reply, parse);
   const candidates: Candidate[] = blocks.map((block) => {
-    const asWritten = parseCode(block.code);
+    const asWritten = parse(block.code);
     if (asWritten.ok) return { block, code: block.code, parsed: asWritten };
     const code = repairTypography(block.code);
     const repaired = code === block.code ? asWritten : parseCode(code);
     return repaired.ok ? { block, code, parsed: repaired } : { block, code: block.code, parsed: asWritten };
   });
 
-  const withSolve = candidates.filter((c) => c.parsed.ok && normaliseContext(c.code, c.parsed).solve !== null);
-  const chosen = withSolve.at(-1);
-  if (chosen) return finish(chosen.code, chosen.parsed as ParsedCode);
+  const chosen = lastWithSolve(candidates);
+  if (chosen) return finish(chosen);
 
   const json = findJsonReply(reply, blocks);
   if (json?.kind === 'call') return ok(planForToolCall(json.tool, json.args));
@@ -66,10 +66,26 @@ function prepare(text: string): PreparedCode {
     if (!c.parsed.ok) continue;
     const wrapped = wrapBareBody(c.code, c.parsed);
     const reparsed = wrapped === null ? null : parseCode(wrapped);
-    if (reparsed?.ok) return finish(wrapped!, reparsed);
+    if (reparsed?.ok) return finish(normaliseContext(wrapped!, reparsed));
   }
   if (json?.kind === 'unknown') return fail('no_solve', messages.unknownJson({ keys: json.keys }));
   return refuse(candidates);
+}
+
+/**
+ * parseCode that remembers the texts it parsed successfully, so a fenced block whose body parsed
+ * while its closing fence was found is not parsed again. Only successes are kept: at most one per
+ * fence, and fenced bodies do not overlap, so the trees held add up to about one of the reply.
+ */
+function keepingParsedTrees(): typeof parseCode {
+  const parsed = new Map<string, ParsedCode>();
+  return (code) => {
+    const known = parsed.get(code);
+    if (known) return known;
+    const result = parseCode(code);
+    if (result.ok) parsed.set(code, result);
+    return result;
+  };
 }
 
 /** Why the reply cannot run, judged on its last block (the one the model most likely meant). */
@@ -88,16 +104,27 @@ function refuse(candidates: Candidate[]): PreparedCode {
   return fail('no_solve', messages.noSolve({ functions: topLevelFunctionNames(last.parsed) }));
 }
 
+/** The normalise context of the last candidate that parses and defines solve(), or null. */
+function lastWithSolve(candidates: Candidate[]): NormaliseContext | null {
+  for (let k = candidates.length - 1; k >= 0; k--) {
+    const c = candidates[k]!;
+    if (!c.parsed.ok) continue;
+    const ctx = normaliseContext(c.code, c.parsed);
+    if (ctx.solve !== null) return ctx;
+  }
+  return null;
+}
+
 /** Code punctuation or a declaration keyword somewhere in the text. */
 function looksLikeCode(text: string): boolean {
   return /[;{}=]|\b(?:function|const|let|var|return|await)\b/.test(text);
 }
 
 /** Applies the normalisations to the chosen block, strips TypeScript, and checks the result compiles as the isolate will run it. */
-function finish(code: string, parsed: ParsedCode): PreparedCode {
+function finish(ctx: NormaliseContext): PreparedCode {
+  const { parsed } = ctx;
   const imports = importedModules(parsed);
   if (imports.length > 0) return fail('syntax', messages.moduleImportRefused({ imports }));
-  const ctx = normaliseContext(code, parsed);
   for (const normalise of NORMALISATIONS) normalise(ctx);
   let out = ctx.edits.toString();
   if (parsed.language === 'ts') out = transformSync(out, { loader: 'ts', target: 'es2022', logLevel: 'silent' }).code;

@@ -19,15 +19,18 @@ export function repairTypography(code: string): string {
   // Stack of template-literal brace depths: each entry counts `{` opened inside one `${…}`.
   const templates: number[] = [];
   const n = code.length;
+  /** Copies a backslash escape (both characters) when one starts at `i`; true when it did. */
+  const copyEscape = (): boolean => {
+    if (code[i] !== '\\' || i + 1 >= n) return false;
+    out += code[i]! + code[i + 1]!;
+    i += 2;
+    return true;
+  };
   const readString = (close: string, typographic: boolean): void => {
     // Bounded by the text's length: every iteration consumes a character.
     while (i < n) {
       const c = code[i]!;
-      if (c === '\\' && i + 1 < n) {
-        out += c + code[i + 1];
-        i += 2;
-        continue;
-      }
+      if (copyEscape()) continue;
       if (c === '\n' && !typographic) return;
       if (c === close || (typographic && (OPENING_QUOTES[c] === close))) {
         out += close;
@@ -41,11 +44,7 @@ export function repairTypography(code: string): string {
   const readTemplate = (): void => {
     while (i < n) {
       const c = code[i]!;
-      if (c === '\\' && i + 1 < n) {
-        out += c + code[i + 1];
-        i += 2;
-        continue;
-      }
+      if (copyEscape()) continue;
       if (c === '`') {
         out += c;
         i++;

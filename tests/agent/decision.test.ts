@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decide, MAX_FEEDBACK_CODE_CHARS, MAX_NEWEST_RESULT_CHARS, MAX_OLDER_RESULT_CHARS, NO_FEEDBACK_TEXT } from '../../src/agent/decision.js';
+import { decide, MAX_FEEDBACK_CODE_CHARS, MAX_NEWEST_RESULT_CHARS, MAX_OLDER_RESULT_CHARS } from '../../src/agent/decision.js';
+import { NO_FEEDBACK_TEXT } from '../../src/model-messages.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../src/agent/strategy.js';
 import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
 import { catalogueSection, TOOLS } from './fakes.js';

@@ -1,5 +1,5 @@
 // Hand-written fakes for agent tests: a scripted Sandbox, a recording ToolCaller, sample servers and tools.
-import type { ServerSummary } from '../../src/agent/perception.js';
+import type { ServerSummary } from '../../src/mcp/types.js';
 import type { ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';
 import type { Sandbox, SandboxResult, SandboxRunOptions, ToolCallRecord } from '../../src/sandbox/types.js';
 

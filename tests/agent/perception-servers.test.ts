@@ -1,6 +1,7 @@
 // Perception sees third-party servers through their own tool names and instructions (bounded).
 import { describe, expect, it } from 'vitest';
-import { perceive, type ServerSummary } from '../../src/agent/perception.js';
+import { perceive } from '../../src/agent/perception.js';
+import type { ServerSummary } from '../../src/mcp/types.js';
 import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
 import { perceptionJson } from './fakes.js';
 

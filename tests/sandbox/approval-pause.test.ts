@@ -1,6 +1,6 @@
 // The run's clock stands still while the user is asked to approve a call (host side, with a scripted worker and fake timers).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalDecision, ToolInfo } from '../../src/mcp/types.js';
+import type { ApprovalDecision, ToolCaller, ToolInfo } from '../../src/mcp/types.js';
 import { MAX_APPROVAL_PAUSE_MS, resolveLimits } from '../../src/sandbox/limits.js';
 import type { HostMessage, WorkerMessage } from '../../src/sandbox/protocol.js';
 import { runOnWorker } from '../../src/sandbox/run-on-worker.js';
@@ -34,6 +34,18 @@ function scriptedWorker() {
   return { worker: worker as unknown as WorkerProcess, sent, emit, killed: () => killed };
 }
 
+/** Runs a plan on the scripted worker with the `add` tool and TIMEOUT_MS as its limit. */
+function startRun(worker: WorkerProcess, caller: ToolCaller) {
+  return runOnWorker({
+    worker,
+    runId: 1,
+    code: 'async function solve() {}',
+    options: { code: '', tools: [binaryTool('add')], caller },
+    limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
+    startedAt: performance.now(),
+  });
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -46,14 +58,7 @@ describe('runOnWorker with an approval gate', () => {
       approve: (_tool: ToolInfo) => new Promise<ApprovalDecision>((resolve) => { answer = resolve; }),
     });
     const w = scriptedWorker();
-    const output = runOnWorker({
-      worker: w.worker,
-      runId: 1,
-      code: 'async function solve() {}',
-      options: { code: '', tools: [binaryTool('add')], caller },
-      limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
-      startedAt: performance.now(),
-    });
+    const output = startRun(w.worker, caller);
     await vi.advanceTimersByTimeAsync(0);
     expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline']);
 
@@ -77,14 +82,7 @@ describe('runOnWorker with an approval gate', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const caller = Object.assign(arithmeticCaller(), { approve: () => new Promise<ApprovalDecision>(() => undefined) });
     const w = scriptedWorker();
-    const output = runOnWorker({
-      worker: w.worker,
-      runId: 1,
-      code: 'async function solve() {}',
-      options: { code: '', tools: [binaryTool('add')], caller },
-      limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
-      startedAt: performance.now(),
-    });
+    const output = startRun(w.worker, caller);
     await vi.advanceTimersByTimeAsync(MAX_APPROVAL_PAUSE_MS);
     expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline', 'resumeDeadline']);
     await vi.advanceTimersByTimeAsync(TIMEOUT_MS + 1_000);
