@@ -9,7 +9,7 @@ import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
 import { createApprovalGate, withApproval, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
-import { MultiMcp } from '../mcp/multi-mcp.js';
+import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import type { ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
@@ -18,7 +18,6 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
-import { multiOptions } from './servers-command.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
@@ -79,16 +78,12 @@ export class Runtime {
    */
   static async start(config: LoadedConfig, options: RuntimeOptions, out: Output, interaction: RuntimeInteraction = {}): Promise<Runtime> {
     const { profile } = config;
-    const strategy = resolveStrategy({
-      planningMode: profile.strategy.planning_mode,
-      explorationMode: profile.strategy.exploration_mode,
-      override: options.strategy,
-    });
+    const strategy = strategyOf(profile, options.strategy);
     const client = await Runtime.pickLlm(config, options, out);
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
-    const multi = MultiMcp.launch(config.servers, { ...(await multiOptions(config)), onFailure: (_id, reason) => out.error(`warning: ${reason}`) });
+    const multi = MultiMcp.launch(config.servers, { ...(await multiMcpOptions(config)), onFailure: (_id, reason) => out.error(`warning: ${reason}`) });
     const approve = createApprovalGate({
       policy: {
         require: profile.approvals.require,
@@ -140,8 +135,7 @@ export class Runtime {
    * for a corrupt session file; the LLM's errors (see runAgent).
    */
   async ask(query: string, { onEvent, signal, session: where, strategy }: AskOptions = {}): Promise<AgentRunResult> {
-    const planning = this.config.profile.strategy;
-    const chosen = strategy === undefined ? this.strategy : resolveStrategy({ planningMode: planning.planning_mode, explorationMode: planning.exploration_mode, override: strategy });
+    const chosen = strategy === undefined ? this.strategy : strategyOf(this.config.profile, strategy);
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
     this.busySessions.add(id);
@@ -208,4 +202,9 @@ export class Runtime {
   async close(): Promise<void> {
     await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
   }
+}
+
+/** The profile's strategy, or `override` (a strategy name) when given. @throws UsageError for an unknown name. */
+function strategyOf(profile: LoadedConfig['profile'], override: string | undefined): StrategyName {
+  return resolveStrategy({ planningMode: profile.strategy.planning_mode, explorationMode: profile.strategy.exploration_mode, override });
 }

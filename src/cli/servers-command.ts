@@ -1,26 +1,15 @@
 // `cortex servers list` and `cortex servers test ID`.
-import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
 import { checkServer } from '../mcp/check-server.js';
-import { MultiMcp, type MultiMcpOptions } from '../mcp/multi-mcp.js';
-import { ToolCache } from '../mcp/tool-cache.js';
+import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
+import { isPlainObject } from '../sandbox/check-args.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 
-/** The tool-list cache file inside the profile's cache folder. */
-export function toolCacheFile(config: LoadedConfig): string {
-  return join(config.paths.cache, 'mcp-tools.json');
-}
-
-/** How every command starts the configured servers: roots, the tool cache, the disabled ones for statuses. */
-export async function multiOptions(config: LoadedConfig): Promise<MultiMcpOptions> {
-  return { roots: config.roots, cache: await ToolCache.load(toolCacheFile(config)), disabled: config.disabledServers };
-}
-
 /** Starts every configured server and prints each one's status and tools. Exit 0 when all enabled ones are ready. */
 export async function serversList(config: LoadedConfig, out: Output): Promise<number> {
-  const multi = await MultiMcp.start(config.servers, await multiOptions(config));
+  const multi = await MultiMcp.start(config.servers, await multiMcpOptions(config));
   try {
     const statuses = multi.statuses();
     if (out.json) {
@@ -50,8 +39,7 @@ export function parseCheckArgs(text: string | undefined): Record<string, Record<
   } catch (err) {
     throw new UsageError(`--args is not JSON (${(err as Error).message}); expected {"tool": {"arg": value}}`);
   }
-  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(value) || !Object.values(value as object).every(isObject)) {
+  if (!isPlainObject(value) || !Object.values(value).every(isPlainObject)) {
     throw new UsageError('--args must be a JSON object of tool name → arguments object, e.g. {"echo": {"message": "hi"}}');
   }
   return value as Record<string, Record<string, unknown>>;
@@ -70,7 +58,7 @@ export async function serversTest(config: LoadedConfig, id: string, out: Output,
     const known = config.servers.map((s) => s.id).join(', ') || '(none)';
     throw new UsageError(`no MCP server "${id}" in ${config.profileFile}; configured: ${known}`);
   }
-  const multi = await MultiMcp.start([spec], await multiOptions(config));
+  const multi = await MultiMcp.start([spec], await multiMcpOptions(config));
   try {
     const status = multi.statuses()[0]!;
     if (status.state === 'failed') {

@@ -3,10 +3,11 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import stripJsonComments from 'strip-json-comments';
-import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
+import { isNode } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { expandVars, type ExpandContext } from './expand-vars.js';
+import { MAX_ALIAS_COUNT, parse } from './parse.js';
 import { ownServerKind, type OwnServerKind } from './server-env.js';
 import type { DisabledServer, ServerSpec, ServerTransport } from './server-spec.js';
 
@@ -19,8 +20,6 @@ const MAX_START_TIMEOUT_MS = 600_000;
 const MAX_TIMEOUT_SECONDS = 3_600;
 /** An envFile larger than this is refused unread. */
 const MAX_ENV_FILE_BYTES = 100_000;
-/** Bounds the work a hostile file can cause (YAML aliases expand). */
-const MAX_ALIAS_COUNT = 100;
 /** Ids are shown on one line and used as keys; any characters, but not unbounded. */
 const MAX_ID_CHARS = 100;
 
@@ -100,8 +99,7 @@ interface LocatedDoc {
 function locate(text: string, file: string): LocatedDoc {
   // JSON with comments and trailing commas (VS Code's mcp.json, Cursor's) becomes JSON; positions are kept.
   const source = text.trimStart().startsWith('{') ? stripJsonComments(text, { trailingCommas: true }) : text;
-  const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const { doc, lineCounter } = parse(source);
   const syntax = doc.errors[0];
   if (syntax) {
     const { line, col } = lineCounter.linePos(syntax.pos[0]);

@@ -5,15 +5,16 @@ import { ConfigError } from '../errors.js';
 import { WHOLE_FILE } from './read-config-file.js';
 
 /** Bounds the work a hostile file can cause (YAML aliases expand; see DESIGN §4). */
-const MAX_ALIAS_COUNT = 100;
+export const MAX_ALIAS_COUNT = 100;
 
 /** A parsed config file that can say which line a key is on. */
-interface ParsedConfig {
+export interface ParsedConfig {
   doc: Document;
   lineCounter: LineCounter;
 }
 
-function parse(text: string): ParsedConfig {
+/** The YAML document of config text (duplicate keys are errors), with its line counter; errors are in `doc.errors`. */
+export function parse(text: string): ParsedConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   return { doc, lineCounter };

@@ -44,7 +44,8 @@ interface ServerEnvInput {
  * The environment of each of our servers (a server's own `env` in the profile overrides it): all get the CORTEX_*
  * settings (network policy, documents and index folders, embedding, chunking and vision); only documents gets where to
  * reach the embedding / chunking / vision LLM and its key, and only when one of those is an LLM. Third-party servers get none of it.
- * @throws ConfigError when llm.embedding or semantic chunking names a model that is not usable.
+ * Expects llm.embedding already checked (loadConfig's checkModelKeys).
+ * @throws ConfigError when semantic chunking or llm.vision names a model that is not usable.
  */
 export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, env }: ServerEnvInput): Record<OwnServerKind, Record<string, string>> {
   const settings: Record<string, string> = {
@@ -57,9 +58,8 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
   if (profile.rag.vector_weight !== undefined) settings.CORTEX_VECTOR_WEIGHT = String(profile.rag.vector_weight);
   const used: ModelConfig[] = [];
   if (profile.llm.embedding !== 'builtin') {
-    const model = models.models[profile.llm.embedding];
-    if (!model) throw new ConfigError(profileFile, 'llm.embedding', `"${profile.llm.embedding}" is not a key of ${modelsFile} (or use builtin)`);
-    if (!model.embedding_model) throw new ConfigError(modelsFile, `models.${profile.llm.embedding}.embedding_model`, 'needed because profiles.yaml llm.embedding uses this model');
+    // loadConfig's checkModelKeys has made sure the key exists and names an embedding_model.
+    const model = models.models[profile.llm.embedding]!;
     settings.CORTEX_EMBEDDING = `${model.type}:${model.embedding_model}`;
     used.push(model);
   }

@@ -1,12 +1,13 @@
 // MultiMCP: starts every configured server once in the background, keeps the sessions open, routes tool calls, restarts the dead.
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { LoadedConfig } from '../config/load-config.js';
 import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { offeredNames } from './offered-names.js';
 import { ServerConnection, StartTimeoutError, type RootFolder } from './server-connection.js';
-import type { ToolCache } from './tool-cache.js';
+import { ToolCache } from './tool-cache.js';
 import type { CallOptions, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
 
 /** Default time one tool call may take; well under the SDK's 60 s so the sandbox deadline stays in charge. */
@@ -26,6 +27,11 @@ export interface MultiMcpOptions {
   disabled?: DisabledServer[];
   /** Called once when a server has failed to start (after its retry). Must not throw. */
   onFailure?: (serverId: string, reason: string) => void;
+}
+
+/** How every command starts the configured servers: roots, the tool cache (`mcp-tools.json` in the profile's cache folder), the disabled ones for statuses. */
+export async function multiMcpOptions(config: LoadedConfig): Promise<MultiMcpOptions> {
+  return { roots: config.roots, cache: await ToolCache.load(join(config.paths.cache, 'mcp-tools.json')), disabled: config.disabledServers };
 }
 
 export class MultiMcp implements ToolCaller {

@@ -34,6 +34,8 @@ export function cacheKey(spec: ServerSpec): string {
 /** A JSON file of CachedServer entries. Reads never throw (a bad file is an empty cache); writes are atomic. */
 export class ToolCache {
   private writing: Promise<void> = Promise.resolve();
+  /** True while a write waits its turn: later puts join it, as it writes the data as they left it. */
+  private queued = false;
 
   private constructor(
     private readonly file: string,
@@ -72,7 +74,15 @@ export class ToolCache {
     this.data.servers[key] = { serverVersion: live.serverVersion, instructions: live.instructions, tools, savedAt: new Date().toISOString() };
     const keys = Object.keys(this.data.servers);
     for (const stale of keys.slice(0, Math.max(0, keys.length - MAX_CACHED_SERVERS))) delete this.data.servers[stale];
-    this.writing = this.writing.then(() => this.write()).catch(() => undefined);
+    if (!this.queued) {
+      this.queued = true;
+      this.writing = this.writing
+        .then(() => {
+          this.queued = false;
+          return this.write();
+        })
+        .catch(() => undefined);
+    }
     return this.writing;
   }
 
