@@ -44,6 +44,15 @@ function folder(value: string | undefined, fallback: string, root: string): stri
   return isAbsolute(raw) ? raw : resolve(root, raw);
 }
 
+/** An `ollama:<model>` or `gemini:<model>` variable as a model config with these call limits; null when unset. */
+function modelSetting(env: NodeJS.ProcessEnv, name: string, timeoutMs: number, maxRetries: number): ModelConfig | null {
+  const value = env[name]?.trim();
+  if (!value) return null;
+  const match = /^(ollama|gemini):(.+)$/u.exec(value);
+  if (!match) throw new ConfigError('environment', name, `ollama:<model> or gemini:<model> (got "${value}")`);
+  return { type: match[1] as 'ollama' | 'gemini', model: match[2]!, timeout_ms: timeoutMs, max_retries: maxRetries };
+}
+
 /**
  * Reads the settings. Relative folders resolve against the project folder (like paths in profiles.yaml).
  * @throws ConfigError naming the variable and what was expected.
@@ -53,23 +62,11 @@ export function readDocumentsSettings(env: NodeJS.ProcessEnv, root = PROJECT_ROO
   if (chunking !== 'structural' && chunking !== 'semantic') {
     throw new ConfigError('environment', 'CORTEX_CHUNKING', `structural or semantic (got "${env.CORTEX_CHUNKING}")`);
   }
-  let chunkingModel: ModelConfig | null = null;
-  const model = env.CORTEX_CHUNKING_MODEL?.trim();
-  if (model) {
-    const match = /^(ollama|gemini):(.+)$/u.exec(model);
-    if (!match) throw new ConfigError('environment', 'CORTEX_CHUNKING_MODEL', `ollama:<model> or gemini:<model> (got "${model}")`);
-    chunkingModel = { type: match[1] as 'ollama' | 'gemini', model: match[2]!, timeout_ms: CHUNKING_LLM_TIMEOUT_MS, max_retries: CHUNKING_LLM_MAX_RETRIES };
-  }
+  const chunkingModel = modelSetting(env, 'CORTEX_CHUNKING_MODEL', CHUNKING_LLM_TIMEOUT_MS, CHUNKING_LLM_MAX_RETRIES);
   if (chunking === 'semantic' && !chunkingModel) {
     throw new ConfigError('environment', 'CORTEX_CHUNKING_MODEL', 'ollama:<model> or gemini:<model>, needed when CORTEX_CHUNKING is semantic');
   }
-  let visionModel: ModelConfig | null = null;
-  const vision = env.CORTEX_VISION_MODEL?.trim();
-  if (vision) {
-    const match = /^(ollama|gemini):(.+)$/u.exec(vision);
-    if (!match) throw new ConfigError('environment', 'CORTEX_VISION_MODEL', `ollama:<model> or gemini:<model> (got "${vision}")`);
-    visionModel = { type: match[1] as 'ollama' | 'gemini', model: match[2]!, timeout_ms: VISION_CALL_TIMEOUT_MS, max_retries: VISION_CALL_MAX_RETRIES };
-  }
+  const visionModel = modelSetting(env, 'CORTEX_VISION_MODEL', VISION_CALL_TIMEOUT_MS, VISION_CALL_MAX_RETRIES);
   const atStart = env.CORTEX_INDEX_AT_START?.trim() || '1';
   if (atStart !== '0' && atStart !== '1') throw new ConfigError('environment', 'CORTEX_INDEX_AT_START', `0 or 1 (got "${atStart}")`);
   const block = (env.CORTEX_BLOCK_PRIVATE_NETWORK?.trim() || 'true').toLowerCase();

@@ -153,6 +153,24 @@ export function createDocumentLibrary({
     return false;
   };
 
+  /**
+   * (Re)loads the index when none is loaded yet or metadata.json changed (a refresh, or another process such as
+   * `cortex index`, wrote a new one). False when loading failed (the error is in `notes`).
+   */
+  const reloadIfRewritten = async (notes: string[]): Promise<boolean> => {
+    // loadedStamp is '' until an index is loaded, and stampOf never returns ''.
+    const stamp = stampOf(join(indexDir, METADATA_FILE));
+    if (stamp === loadedStamp) return true;
+    try {
+      loaded = await loadSearchIndex(indexDir);
+      loadedStamp = stamp;
+      return true;
+    } catch (err) {
+      notes.push(errorMessage(err));
+      return false;
+    }
+  };
+
   const doRefresh = async (): Promise<{ summary: IndexSummary | null; notes: string[] }> => {
     const notes: string[] = [];
     let summary: IndexSummary | null = null;
@@ -181,17 +199,8 @@ export function createDocumentLibrary({
       log(note);
       dirty = true;
     }
-    const stamp = stampOf(join(indexDir, METADATA_FILE));
-    if (!loaded || stamp !== loadedStamp) {
-      try {
-        loaded = await loadSearchIndex(indexDir);
-        loadedStamp = stamp;
-      } catch (err) {
-        notes.push(errorMessage(err));
-        // The indexer rebuilds an unusable index: the next search runs it again.
-        dirty = true;
-      }
-    }
+    // The indexer rebuilds an unusable index: the next search runs it again.
+    if (!(await reloadIfRewritten(notes))) dirty = true;
     return { summary, notes };
   };
 
@@ -199,18 +208,6 @@ export function createDocumentLibrary({
     const run = chain.then(doRefresh, doRefresh);
     chain = run;
     return run;
-  };
-
-  /** Reloads the index when another process (e.g. `cortex index`) wrote a new one. */
-  const reloadIfRewritten = async (notes: string[]) => {
-    const stamp = stampOf(join(indexDir, METADATA_FILE));
-    if (stamp === loadedStamp) return;
-    try {
-      loaded = await loadSearchIndex(indexDir);
-      loadedStamp = stamp;
-    } catch (err) {
-      notes.push(errorMessage(err));
-    }
   };
 
   return {

@@ -1,7 +1,7 @@
 // Images of one PDF page for captioning: figures found in its operator list (with where they stand), and whole scanned pages rendered.
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api.js';
-import { MAX_IMAGE_OPS_PER_PDF_PAGE, MIN_IMAGE_PIXELS, MIN_IMAGE_SIDE_PX, SCAN_RENDER_LONG_SIDE_PX } from '../vision/image-limits.js';
-import { loadCanvas, prepareCanvas, type RawPixels } from '../vision/prepare-image.js';
+import { MAX_IMAGE_OPS_PER_PDF_PAGE, SCAN_RENDER_LONG_SIDE_PX } from '../vision/image-limits.js';
+import { isCaptionWorthy, loadCanvas, prepareCanvas, type RawPixels } from '../vision/prepare-image.js';
 import type { ImageCollector } from './image-collector.js';
 import type { PdfTextItem } from './pdf-lines.js';
 
@@ -52,7 +52,7 @@ export async function collectFigures(page: PDFPageProxy, OPS: PdfOps, images: Im
     else if (fn === OPS.paintImageXObject || fn === OPS.paintInlineImageXObject) {
       if (++imageOps > MAX_IMAGE_OPS_PER_PDF_PAGE) break;
       const raw = fn === OPS.paintInlineImageXObject ? (args?.[0] as RawPixels) : await imageObject(page, args);
-      if (!raw || !worthDecoding(raw)) continue;
+      if (!raw || !isCaptionWorthy(raw)) continue;
       const placeholder = await images.addRaw(raw, { kind: 'figure', page: pageNo, label: `${name} page ${pageNo}` });
       if (!placeholder) continue;
       // The image fills the unit square under the matrix: its corners give its place on the page.
@@ -97,14 +97,10 @@ export async function collectScannedPage(page: PDFPageProxy, images: ImageCollec
   return images.addPrepared(await prepareCanvas(canvas, SCAN_RENDER_LONG_SIDE_PX), { kind: 'scan', page: pageNo });
 }
 
-function worthDecoding(raw: RawPixels): boolean {
-  return raw.width >= MIN_IMAGE_SIDE_PX && raw.height >= MIN_IMAGE_SIDE_PX && raw.width * raw.height >= MIN_IMAGE_PIXELS;
-}
-
 /** The decoded image an XObject operation names (its declared size is checked first: tiny ones are not fetched). */
 async function imageObject(page: PDFPageProxy, args: unknown[] | null): Promise<RawPixels | null> {
   const [id, width, height] = args ?? [];
-  if (typeof id !== 'string' || !worthDecoding({ width: Number(width), height: Number(height), kind: 0, data: new Uint8Array() })) return null;
+  if (typeof id !== 'string' || !isCaptionWorthy({ width: Number(width), height: Number(height) })) return null;
   const objs = id.startsWith('g_') ? page.commonObjs : page.objs;
   return new Promise<RawPixels | null>((resolve) => {
     try {

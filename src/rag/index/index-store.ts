@@ -32,8 +32,6 @@ export interface IndexStore {
   files: Record<string, DocEntry>;
   /** The saved BM25 postings of this generation; null when bm25.bin is missing, stale or damaged (rebuilt from the chunks). */
   bm25: Bm25Data | null;
-  /** ann.bin's bytes when present (decoded by searchers only: the indexer rebuilds it); may be stale. */
-  annBytes: Buffer | null;
 }
 
 export type ReadIndexResult =
@@ -42,7 +40,8 @@ export type ReadIndexResult =
   /** The files exist but disagree or cannot be read; `reason` is one sentence for the rebuild message. */
   | { status: 'invalid'; reason: string };
 
-async function readOptional(path: string): Promise<Buffer | null> {
+/** The file's bytes; null when it does not exist. @throws other I/O errors (permissions). */
+export async function readOptional(path: string): Promise<Buffer | null> {
   try {
     return await readFile(path);
   } catch (err) {
@@ -64,7 +63,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 /** Checks the three files against each other; returns the store or throws an Error whose message is the reason. */
-function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer, bm25Bytes: Buffer | null, annBytes: Buffer | null): IndexStore {
+function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer, bm25Bytes: Buffer | null): IndexStore {
   const metadata = MetadataFileSchema.safeParse(parseJson(metadataBytes, METADATA_FILE));
   if (!metadata.success) throw new Error(`${METADATA_FILE} does not have the expected shape (${metadata.error.issues[0]?.path.join('.')}: ${metadata.error.issues[0]?.message})`);
   const cache = DocCacheFileSchema.safeParse(parseJson(cacheBytes, DOC_CACHE_FILE));
@@ -99,7 +98,6 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer,
     indexBytes,
     files: files.files,
     bm25: bm25Bytes ? decodeBm25File(bm25Bytes, meta.generation, meta.count) : null,
-    annBytes,
   };
 }
 
@@ -109,8 +107,9 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer,
  * Throws only for unexpected I/O errors (permissions).
  */
 export async function readIndexStore(indexDir: string): Promise<ReadIndexResult> {
-  const [indexBytes, metadataBytes, cacheBytes, bm25Bytes, annBytes] = await Promise.all(
-    [INDEX_FILE, METADATA_FILE, DOC_CACHE_FILE, BM25_FILE, ANN_FILE].map((name) => readOptional(join(indexDir, name))),
+  // Not ann.bin: only searchers of a large index read it (loadSearchIndex); the indexer rebuilds it.
+  const [indexBytes, metadataBytes, cacheBytes, bm25Bytes] = await Promise.all(
+    [INDEX_FILE, METADATA_FILE, DOC_CACHE_FILE, BM25_FILE].map((name) => readOptional(join(indexDir, name))),
   );
   if (!indexBytes && !metadataBytes && !cacheBytes) return { status: 'missing' };
   const absent = [
@@ -120,7 +119,7 @@ export async function readIndexStore(indexDir: string): Promise<ReadIndexResult>
   ].filter(([, bytes]) => !bytes);
   if (absent.length > 0) return { status: 'invalid', reason: `${absent.map(([name]) => name).join(' and ')} missing` };
   try {
-    return { status: 'ok', store: validate(indexBytes!, metadataBytes!, cacheBytes!, bm25Bytes ?? null, annBytes ?? null) };
+    return { status: 'ok', store: validate(indexBytes!, metadataBytes!, cacheBytes!, bm25Bytes ?? null) };
   } catch (err) {
     return { status: 'invalid', reason: errorMessage(err) };
   }

@@ -1,5 +1,5 @@
 // Scores the three retrievers on a BEIR-format collection: nDCG@10, recall@5/@100, MRR@10 and query latency.
-import { chunkDocument, type ChunkingMode } from '../chunk/chunk-document.js';
+import { chunkStructural } from '../chunk/structural-chunker.js';
 import type { Embedder } from '../embed/embedder.js';
 import { embedTexts } from '../embed/embed-texts.js';
 import type { ChunkRecord } from '../index/index-files.js';
@@ -42,13 +42,12 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-/** Chunks every document like the indexer does (title as a heading) and embeds them into an in-memory index. */
-export async function indexCollection(collection: BeirCollection, embedder: Embedder, chunking: ChunkingMode = 'structural'): Promise<SearchIndex> {
+/** Chunks every document like the indexer's structural chunking (title as a heading) and embeds them into an in-memory index. */
+export async function indexCollection(collection: BeirCollection, embedder: Embedder): Promise<SearchIndex> {
   const chunks: ChunkRecord[] = [];
   for (const doc of collection.corpus) {
     const text = doc.title ? `# ${doc.title}\n\n${doc.text}` : doc.text;
-    const { chunks: pieces } = await chunkDocument({ pages: [{ page: 1, text }], chunking: chunking === 'semantic' ? 'structural' : chunking });
-    pieces.forEach((piece, i) => chunks.push({ doc: doc.id, chunk_id: `${doc.id}#${i}`, page: 1, format: 'txt', chunk: piece.text }));
+    chunkStructural([{ page: 1, text }]).forEach((piece, i) => chunks.push({ doc: doc.id, chunk_id: `${doc.id}#${i}`, page: 1, format: 'txt', chunk: piece.text }));
   }
   const vectors = new Float32Array(chunks.length * embedder.dimension);
   (await embedTexts(embedder, chunks.map((c) => c.chunk))).forEach((v, i) => vectors.set(v, i * embedder.dimension));
