@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { AgentEvent } from '../agent/types.js';
 import { resultJson } from '../cli/result-json.js';
 import type { AskOptions, Runtime } from '../cli/runtime.js';
-import { parseSessionId } from '../memory/memory-item.js';
 import { ApiError, toApiError } from './api-error.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { QuestionSlots, RETRY_AFTER_SECONDS } from './question-slots.js';
+import { requireSessionId } from './sessions-route.js';
 import { SseStream } from './sse-stream.js';
 
 /** Longest question accepted, in characters: a question, not a document (upload those). */
@@ -37,7 +37,7 @@ export async function handleAsk(
     throw new ApiError(400, 'bad_request', issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : `${key && !issue.message.startsWith(key) ? `${key}: ` : ''}${issue.message}`);
   }
   const { question, session_id, strategy } = parsed.data;
-  if (session_id !== undefined && !parseSessionId(session_id)) throw new ApiError(400, 'bad_session_id', `"${session_id.slice(0, 80)}" is not a session id (e.g. 1718000000-a1b2c3)`);
+  if (session_id !== undefined) requireSessionId(session_id);
   const release = slots.tryAcquire();
   if (!release) {
     throw new ApiError(429, 'too_many_questions', `${slots.limit} questions are already running; retry in a few seconds`, { 'retry-after': String(RETRY_AFTER_SECONDS) });

@@ -27,9 +27,9 @@ export const MAX_CONNECTIONS = 512;
 export interface CortexServerOptions {
   runtime: Runtime;
   config: LoadedConfig;
-  /** Default: the profile's serve.host / serve.port (port 0 picks a free one). */
-  host?: string;
-  port?: number;
+  /** The profile's serve.host / serve.port unless overridden (port 0 picks a free one). */
+  host: string;
+  port: number;
   /** CORTEX_API_TOKEN; required when `host` is not loopback (the caller checks). */
   token?: string;
   /** One line per request (method, path, status, ms). */
@@ -48,8 +48,7 @@ export interface CortexServer {
 /** Starts the HTTP API and the page on host:port. @throws the listen error (e.g. EADDRINUSE). */
 export async function startCortexServer({ runtime, config, host, port, token, log = () => {} }: CortexServerOptions): Promise<CortexServer> {
   const serve = config.profile.serve;
-  const bindHost = host ?? serve.host;
-  const policy: AccessPolicy = { loopback: isLoopbackHost(bindHost), ...(token ? { token } : {}), allowedOrigins: serve.allowed_origins };
+  const policy: AccessPolicy = { loopback: isLoopbackHost(host), ...(token ? { token } : {}), allowedOrigins: serve.allowed_origins };
   const slots = new QuestionSlots(serve.max_concurrent);
   const documents = createDocumentsRoute({ config, maxUploadBytes: serve.max_upload_bytes });
 
@@ -91,7 +90,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     }
     if (path === '/v1/documents') {
       allow('GET', 'POST');
-      return method === 'GET' ? documents.list(req, res, headers) : documents.upload(req, res, headers, url);
+      return method === 'GET' ? documents.list(res, headers) : documents.upload(req, res, headers, url);
     }
     throw new ApiError(404, 'not_found', `no such endpoint: ${method} ${path}`);
   };
@@ -116,7 +115,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port ?? serve.port, bindHost, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });

@@ -22,8 +22,11 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
   let chain: Promise<unknown> = Promise.resolve();
 
   const index = async (name: string): Promise<{ summary: IndexSummary; chunks: number; failure?: string }> => {
-    embedder ??= embedderForProfile(config.profile.llm.embedding, config.models.models, process.env);
-    embedder.catch(() => (embedder = undefined));
+    // Made once and kept; a failure (a model not reachable yet) is retried on the next upload.
+    embedder ??= embedderForProfile(config.profile.llm.embedding, config.models.models, process.env).catch((err: unknown) => {
+      embedder = undefined;
+      throw err;
+    });
     let chunks = 0;
     const summary = await indexFolder({
       documentsDir,
@@ -40,7 +43,7 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
 
   return {
     /** GET /v1/documents: the files the indexer would read, and the ones it refuses (symlinks, devices). */
-    async list(_req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> {
+    async list(res: ServerResponse, headers: Record<string, string>): Promise<void> {
       const scan = await scanDocuments(documentsDir, { exclude: [indexDir] }).catch((err: NodeJS.ErrnoException) => {
         throw new ApiError(500, 'documents_folder', `cannot read the documents folder: ${err.code ?? err.message}`);
       });

@@ -42,15 +42,25 @@ function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
-/** The body's chunks; stopping early (a size limit) leaves the request open so the refusal can still be sent. */
-export function bodyChunks(req: IncomingMessage): AsyncIterable<Buffer> {
-  return { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer> };
+const bodyTooLarge = (maxBytes: number) => new ApiError(413, 'body_too_large', `the request body is larger than the limit of ${maxBytes} bytes`);
+
+/**
+ * The body's chunks, throwing `tooLarge()` once more than `maxBytes` have come; stopping early leaves the request
+ * open so the refusal can still be sent.
+ */
+export async function* cappedBodyChunks(req: IncomingMessage, maxBytes: number, tooLarge = () => bodyTooLarge(maxBytes)): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge();
+    yield chunk;
+  }
 }
 
 /** Refuses a body announced as larger than `maxBytes` before reading any of it. */
 export function checkDeclaredLength(req: IncomingMessage, maxBytes: number): void {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBytes) throw new ApiError(413, 'body_too_large', `the request body is larger than the limit of ${maxBytes} bytes`);
+  if (declared > maxBytes) throw bodyTooLarge(maxBytes);
 }
 
 /**
@@ -62,12 +72,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   if (type !== 'application/json') throw new ApiError(415, 'unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
   checkDeclaredLength(req, maxBytes);
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of bodyChunks(req)) {
-    size += chunk.length;
-    if (size > maxBytes) throw new ApiError(413, 'body_too_large', `the request body is larger than the limit of ${maxBytes} bytes`);
-    chunks.push(chunk);
-  }
+  for await (const chunk of cappedBodyChunks(req, maxBytes)) chunks.push(chunk);
   let value: unknown;
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -8,7 +8,7 @@ import { formatOfPath, SUPPORTED_EXTENSIONS } from '../rag/extract/formats.js';
 import { TEMP_FILE_MARKER } from '../rag/index/atomic-write.js';
 import { isIgnoredName } from '../rag/index/scan-documents.js';
 import { ApiError } from './api-error.js';
-import { bodyChunks, checkDeclaredLength } from './http-io.js';
+import { cappedBodyChunks, checkDeclaredLength } from './http-io.js';
 
 /** Longest file name accepted (most filesystems allow 255 bytes). */
 export const MAX_UPLOAD_NAME_CHARS = 200;
@@ -46,9 +46,9 @@ export async function saveUpload({ req, documentsDir, name, maxBytes }: { req: I
       throw err.code === 'ENOENT' ? new DocumentsFolderError(documentsDir, 'it does not exist (create it, or fix paths.documents in the profile)', { cause: err }) : err;
     });
     try {
-      for await (const chunk of bodyChunks(req)) {
+      const tooLarge = () => new ApiError(413, 'upload_too_large', `the upload is larger than the limit of ${maxBytes} bytes`);
+      for await (const chunk of cappedBodyChunks(req, maxBytes, tooLarge)) {
         bytes += chunk.length;
-        if (bytes > maxBytes) throw new ApiError(413, 'upload_too_large', `the upload is larger than the limit of ${maxBytes} bytes`);
         await handle.write(chunk);
       }
     } finally {

@@ -172,8 +172,6 @@ function renderer() {
           attempt = null;
           break;
         }
-        default:
-          break;
       }
     },
   };
