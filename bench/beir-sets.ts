@@ -1,5 +1,5 @@
 // Builds the BEIR-format collections the retrieval benchmark measures: SQuAD dev by paragraph and by article, and the fixture corpus.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
@@ -59,8 +59,8 @@ export async function buildBeirSets(root: string): Promise<Record<string, string
   const extractor = createExtractor({ documentsDir });
   try {
     const corpus: Array<{ _id: string; title: string; text: string }> = [];
-    for (const name of [...new Set(pairs.map((p) => p.expected)), ...(await import('node:fs')).readdirSync(documentsDir)]) {
-      if (corpus.some((d) => d._id === name)) continue;
+    // The labelled files first, then the rest of the folder, each once.
+    for (const name of new Set([...pairs.map((p) => p.expected), ...readdirSync(documentsDir)])) {
       const result = await extractor.extract(name);
       if (result.ok) corpus.push({ _id: name, title: result.title ?? '', text: result.pages.map((p) => p.text).join('\n\n') });
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { runCli, startInstantLlm } from './instant-llm.js';
+import { benchEnv, pathsYaml, runCli, startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 const RUNS = 3;
@@ -22,9 +22,7 @@ const PLAIN_PLAN = '```js\nasync function solve() { return "FINAL_ANSWER: " + aw
 let nextPlan = FLOOD_PLAN;
 
 export async function runCallFloodBench(): Promise<Figure[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.GEMINI_API_KEY;
-  delete env.GOOGLE_API_KEY;
+  const env = benchEnv();
   const { server, url } = await startInstantLlm(() => nextPlan);
   try {
     const root = mkdtempSync(join(tmpdir(), 'cortex-bench-'));
@@ -32,7 +30,7 @@ export async function runCallFloodBench(): Promise<Figure[]> {
     writeFileSync(
       profile,
       'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 1\nsandbox:\n  max_tool_calls_per_plan: 20\n' +
-        `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
+        pathsYaml(root) +
         `mcp_servers:\n  - id: math\n    script: ${join(PROJECT_ROOT, 'dist', 'mcp-servers', 'math', 'main.js')}\n    description: Arithmetic\n`,
     );
     const askEnv = { ...env, OLLAMA_HOST: url };

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/load-config.js';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { runCli, startInstantLlm } from './instant-llm.js';
+import { benchEnv, runCli, startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 const RUNS = 5;
@@ -50,9 +50,7 @@ function extraServerConfig(root: string, mode: 'silent' | 'tasks'): string {
 
 export async function runColdStartBench(): Promise<Figure[]> {
   const figures: Figure[] = [];
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.GEMINI_API_KEY;
-  delete env.GOOGLE_API_KEY;
+  const env = benchEnv();
   const root = mkdtempSync(join(tmpdir(), 'cortex-bench-'));
   const profile = join(root, 'profiles.yaml');
   const config = readFileSync(join(PROJECT_ROOT, 'config', 'profiles.yaml'), 'utf8')

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
 import { HOSTILE_DOCUMENTS } from '../tests/fixtures/hostile-documents.js';
+import { pathsYaml } from './instant-llm.js';
 import { round, type Figure } from './stats.js';
 
 /** A CLI run in the benchmark is abandoned past this (the per-file deadline is 30 s). */
@@ -16,7 +17,7 @@ function indexOne(name: string, content: string): { seconds: number; peakMb: num
   const documents = join(root, 'documents');
   mkdirSync(documents);
   writeFileSync(join(documents, name), content);
-  writeFileSync(join(root, 'profiles.yaml'), `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${documents}\n  faiss_index: ${join(root, 'faiss_index')}\nmcp_servers: []\n`);
+  writeFileSync(join(root, 'profiles.yaml'), `${pathsYaml(root)}mcp_servers: []\n`);
   const run = spawnSync('/usr/bin/time', ['-f', 'TIME %e %M', process.execPath, join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', join(root, 'profiles.yaml'), 'index'], {
     encoding: 'utf8',
     timeout: CLI_TIMEOUT_MS,

@@ -1,4 +1,5 @@
-// What the CLI benchmarks share: an Ollama-speaking server that answers at once, and a timed run of the built CLI.
+// What the CLI benchmarks share: an Ollama-speaking server that answers at once, a bench environment and profile
+// paths, and a timed run of the built CLI.
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,19 @@ export function startInstantLlm(planFor: (prompt: string) => string): Promise<{ 
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+/** The environment CLI runs get: no colours, and no Gemini key, so only the instant LLM can answer. */
+export function benchEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.GEMINI_API_KEY;
+  delete env.GOOGLE_API_KEY;
+  return env;
+}
+
+/** A profile's `paths:` section keeping memory, documents and the index under `root`. */
+export function pathsYaml(root: string): string {
+  return `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n`;
 }
 
 /** Runs `bin/cortex.js` with `args`, killed past `timeoutMs`; resolves with its wall time, stdout and exit code. */

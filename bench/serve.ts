@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { startInstantLlm } from './instant-llm.js';
+import { benchEnv, pathsYaml, runCli, startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 /** Questions sent at once. */
@@ -42,18 +42,10 @@ async function askHttp(url: string): Promise<{ ms: number; status: string; total
   return { ms: performance.now() - started, status: json.status ?? `HTTP ${response.status}`, totalMs: json.timings?.total_ms ?? 0 };
 }
 
-function askCli(profile: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, '--json', 'ask', 'Add the ASCII codes of AB'], { env, timeout: TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      if ((JSON.parse(out || '{}') as { status?: string }).status !== 'answered') reject(new Error(`cortex ask did not answer: ${out.slice(0, 300)}`));
-      else resolve(performance.now() - started);
-    });
-  });
+async function askCli(profile: string, env: NodeJS.ProcessEnv): Promise<number> {
+  const { ms, stdout } = await runCli(['--profile', profile, '--json', 'ask', 'Add the ASCII codes of AB'], env, TIMEOUT_MS);
+  if ((JSON.parse(stdout || '{}') as { status?: string }).status !== 'answered') throw new Error(`cortex ask did not answer: ${stdout.slice(0, 300)}`);
+  return ms;
 }
 
 /** Resident set of a process in MB, now (VmRSS) and at its peak (VmHWM), from /proc. */
@@ -75,12 +67,10 @@ export async function runServeBench(): Promise<Figure[]> {
   writeFileSync(
     profile,
     `serve:\n  max_concurrent: ${CONCURRENT}\n  sandbox_workers: 2\n` +
-      `paths:\n  memory: ${join(root, 'memory')}\n  documents: ${join(root, 'documents')}\n  faiss_index: ${join(root, 'faiss_index')}\n` +
+      pathsYaml(root) +
       `mcp_servers:\n  - id: math\n    script: ${join(PROJECT_ROOT, 'dist', 'bundle', 'math.js')}\n    description: Arithmetic and ASCII codes\n`,
   );
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', OLLAMA_HOST: llmUrl };
-  delete env.GEMINI_API_KEY;
-  delete env.GOOGLE_API_KEY;
+  const env: NodeJS.ProcessEnv = { ...benchEnv(), OLLAMA_HOST: llmUrl };
   const { child, url } = await startServe(profile, env);
   const figures: Figure[] = [];
   try {

@@ -4,11 +4,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# apt-get update once, for whichever of Tesseract and Chromium below is missing (again only if it failed).
+apt_updated=
+apt_update() {
+  [ -n "$apt_updated" ] || { apt-get update -qq && apt_updated=1; }
+}
+
 echo "==> Tesseract OCR (reads scanned pages and pictures of text in documents/ when no vision model is set)"
 if command -v tesseract >/dev/null 2>&1; then
   echo "    found $(command -v tesseract)"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng; } \
+  { apt_update && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng; } \
     || echo "    could not install it; scans will need a vision model (llm.vision, see the README)"
 else
   echo "    not installed (needs root); to read scans without a vision model: sudo apt-get install -y tesseract-ocr tesseract-ocr-eng"
@@ -22,7 +28,7 @@ if [ -x /usr/bin/chromium ]; then
   echo "    found $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)"
 elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium
+  apt_update && apt-get install -y -qq --no-install-recommends chromium
 else
   echo "    skipped (not root): the page's tests need it: sudo apt-get install -y chromium"
 fi
