@@ -19,6 +19,8 @@ export type ExtractionResult =
       warnings: string[];
       /** The pages chunked structurally in the worker, when the limits asked for it (see ExtractionLimits.structuralChunks). */
       chunks?: Array<{ text: string; page: number }>;
+      /** SHA-256 (hex) of the file's bytes as read, for a file of the documents folder. */
+      sha256?: string;
     }
   | {
       ok: false;
@@ -26,6 +28,8 @@ export type ExtractionResult =
       reason: 'unsupported' | 'too_large' | 'timeout' | 'parse_error' | 'no_text' | 'unsafe_path' | 'fetch_error';
       /** One sentence for the user's warning line. */
       message: string;
+      /** SHA-256 (hex) of the file's bytes, when they were read before the failure. */
+      sha256?: string;
     };
 
 /** Limits for extracting one file. */

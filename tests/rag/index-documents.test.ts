@@ -1,5 +1,6 @@
 // The indexer with real faiss files: incremental runs, deletions, rebuilds, failures and the lock.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,9 @@ describe('indexDocuments', () => {
     if (result.status !== 'ok') return;
     expect(result.store.model).toBe(embedder.id);
     expect(result.store.files['tesla.md']).toMatchObject({ model: embedder.id, chunk_ids: ['tesla.md#0'], format: 'md' });
+    // This extractor reports no hash of what it read, so the indexer hashed the new file itself.
+    const bytes = await readFile(join(folders.documentsDir, 'tesla.md'));
+    expect(result.store.files['tesla.md']?.hash).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(result.store.chunks.find((c) => c.doc === 'tesla.md')).toMatchObject({ chunk_id: 'tesla.md#0', page: 1, chunk: expect.stringContaining('induction motor') });
     const fileEvents = events.filter((e) => e.phase === 'file');
     expect(fileEvents.map((e) => (e.phase === 'file' ? `${e.done}/${e.total}` : ''))).toEqual(['1/3', '2/3', '3/3']);

@@ -1,11 +1,13 @@
 // The indexer with part A's real extractor (worker thread): real PDF pages, HTML through readability, a broken file skipped.
-import { copyFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { indexFolder } from '../../src/rag/index-folder.js';
 import type { IndexSummary } from '../../src/rag/index/index-documents.js';
+import { readIndexStore } from '../../src/rag/index/index-store.js';
 import { hybridSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex, type SearchIndex } from '../../src/rag/search/search-index.js';
 import { makeTempFolders, type TempFolders } from './temp-folders.js';
@@ -36,6 +38,15 @@ describe('indexFolder with the real extractor', () => {
     expect(summary.failed.map((f) => f.file).sort()).toEqual(['broken.pdf', 'image.png']);
     expect(summary.failed.find((f) => f.file === 'image.png')?.reason).toMatch(/^unsupported: /);
     expect(summary.failed.find((f) => f.file === 'broken.pdf')?.reason).toMatch(/^(parse_error|no_text): /);
+  });
+
+  it('records the SHA-256 of each file it read, extracted or not, so unchanged files are recognised next run', async () => {
+    const store = await readIndexStore(folders.indexDir);
+    if (store.status !== 'ok') throw new Error(`index ${store.status}`);
+    for (const name of ['wind-report.pdf', 'notes/plan.md', 'broken.pdf']) {
+      const bytes = await readFile(join(folders.documentsDir, name));
+      expect(store.store.files[name]?.hash, name).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
   });
 
   it('keeps PDF page numbers and finds HTML text', async () => {

@@ -1,4 +1,5 @@
 // The built-in lexical embedder, embedding settings and batched embedding.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createLexicalEmbedder, DEFAULT_LEXICAL_DIMENSION } from '../../src/rag/embed/lexical-embedder.js';
 import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
@@ -43,6 +44,36 @@ describe('createLexicalEmbedder', () => {
   it('gives a zero vector for text without content words', async () => {
     const [v] = await embedder.embed(['the of and']);
     expect(Array.from(v!).every((x) => x === 0)).toBe(true);
+  });
+
+  it('gives the same vectors as the v2 embedder always has, so an index built earlier stays valid', async () => {
+    // Checksums of these texts' vectors, taken from the v2 embedder as first released (a dense, Map-counting
+    // implementation). A change here needs LEXICAL_EMBEDDER_VERSION bumped, which rebuilds users' indexes.
+    const texts = [
+      'Nikola Tesla designed the AC induction motor.',
+      'The U.S. Navy and B. F. Skinner; IT is not it. A. Smith',
+      'steam steam steam engine engines pressure pressures pressure',
+      'the of and',
+      '',
+      'Café naïve résumé 東京 Zürich ÆØÅ',
+      'Nikola Tesla designed the AC induction motor.',
+      `${'x'.repeat(60)} word-word_word 42 3.14`,
+    ];
+    const checksum = async (dimension: number) => {
+      const hash = createHash('sha256');
+      for (const v of (await createLexicalEmbedder({ dimension }).embed(texts)) as Float32Array[]) hash.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+      return hash.digest('hex');
+    };
+    expect(await checksum(1024)).toBe('c7b5fd8922b2790365d9dbfc460b56281162d33185dbcfd619a9e6eeaa4bc1bf');
+    expect(await checksum(64)).toBe('06a5dbda95c6cd94607b99aafbabef8dca3c50759946580d51b35c928f5eb48f');
+  });
+
+  it('embeds a text the same whatever came before it', async () => {
+    const text = 'Tesla Tesla coils and induction motors; motors again.';
+    const [alone] = (await createLexicalEmbedder().embed([text])) as Float32Array[];
+    const after = (await createLexicalEmbedder().embed(['Coils of copper wire.', 'Tesla', text, text])) as Float32Array[];
+    expect(Array.from(after[2]!)).toEqual(Array.from(alone!));
+    expect(Array.from(after[3]!)).toEqual(Array.from(alone!));
   });
 
   it('refuses a dimension out of range', () => {

@@ -39,12 +39,21 @@ const LEXICAL_RELEVANCE_FLOOR = 0.35;
  */
 export const LEXICAL_VECTOR_WEIGHT = 0;
 
-/** Features of one content word, memoised per embedder. */
+/** A term (stem) of the texts, shared by every word with that stem; `count` is its count in the text being embedded. */
+interface TermFeatures {
+  /** Hash of the term: the unigram feature, and half of each bigram. */
+  hash: number;
+  /** Its signed unigram slot. */
+  slot: number;
+  count: number;
+}
+
+/** Features of one content word, memoised per embedder; `count` is its count in the text being embedded. */
 interface WordFeatures {
-  /** Hash of the word's term (stem): the unigram feature, and half of each bigram. */
-  termHash: number;
+  term: TermFeatures;
   /** Signed slots of its character n-grams. */
   charSlots: Int32Array;
+  count: number;
 }
 
 /** Odd multiplier (the golden ratio's) that makes the pair hash order-sensitive: "new york" ≠ "york new". */
@@ -67,15 +76,80 @@ function signedSlot(hash: number, dimension: number): number {
   return h & 0x80000000 ? -slot : slot;
 }
 
-function addSigned(vector: Float32Array, signed: number, weight: number): void {
-  if (signed > 0) vector[signed - 1]! += weight;
-  else vector[-signed - 1]! -= weight;
+/**
+ * Counts of 32-bit keys in first-seen order, for one text at a time: an open-addressing table in typed arrays,
+ * sized for the text's words, so counting allocates nothing per word.
+ */
+function createCountTable() {
+  let slots = new Int32Array(256);
+  let keys = new Uint32Array(128);
+  let counts = new Uint32Array(128);
+  let size = 0;
+  return {
+    /** Empties the table, ready for up to `capacity` keys. */
+    reset(capacity: number): void {
+      if (capacity * 2 > slots.length) {
+        let length = slots.length;
+        while (capacity * 2 > length) length *= 2;
+        slots = new Int32Array(length);
+        keys = new Uint32Array(length / 2);
+        counts = new Uint32Array(length / 2);
+      } else {
+        slots.fill(0);
+      }
+      size = 0;
+    },
+    increment(key: number): void {
+      const mask = slots.length - 1;
+      for (let at = key & mask; ; at = (at + 1) & mask) {
+        const entry = slots[at]!;
+        if (entry === 0) {
+          keys[size] = key;
+          counts[size] = 1;
+          slots[at] = ++size;
+          return;
+        }
+        if (keys[entry - 1] === key) {
+          counts[entry - 1]!++;
+          return;
+        }
+      }
+    },
+    forEach(visit: (key: number, count: number) => void): void {
+      for (let i = 0; i < size; i++) visit(keys[i]!, counts[i]!);
+    },
+  };
 }
 
-/** Adds `part`, normalised and scaled by `weight`, into `total`. */
-function addNormalised(total: Float32Array, part: Float32Array, weight: number): void {
-  normaliseVector(part);
-  for (let i = 0; i < total.length; i++) total[i]! += weight * part[i]!;
+/**
+ * One feature family's vector: normalised, added and cleared in one pass over the slots a text touched, in
+ * ascending order, so the result is the same to the bit as normalising the dense vector and adding it.
+ */
+function createFamilyAccumulator(dimension: number) {
+  const part = new Float32Array(dimension);
+  const seen = new Uint8Array(dimension);
+  return {
+    /** Adds `weight` at a signed slot (negative: subtracted). */
+    add(signed: number, weight: number): void {
+      const slot = signed > 0 ? signed - 1 : -signed - 1;
+      seen[slot] = 1;
+      if (signed > 0) part[slot]! += weight;
+      else part[slot]! -= weight;
+    },
+    /** Adds the family's vector, scaled to unit length and then by `weight`, into `total`, and starts a new family. */
+    addNormalisedTo(total: Float32Array, weight: number): void {
+      let sum = 0;
+      for (let slot = 0; slot < dimension; slot++) if (seen[slot] !== 0) sum += part[slot]! * part[slot]!;
+      const scale = sum > 0 ? 1 / Math.sqrt(sum) : 1;
+      for (let slot = 0; slot < dimension; slot++) {
+        if (seen[slot] === 0) continue;
+        part[slot]! *= scale;
+        total[slot]! += weight * part[slot]!;
+        part[slot] = 0;
+        seen[slot] = 0;
+      }
+    },
+  };
 }
 
 /**
@@ -88,8 +162,9 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
   if (!Number.isInteger(dimension) || dimension < MIN_LEXICAL_DIMENSION || dimension > MAX_LEXICAL_DIMENSION) {
     throw new RangeError(`lexical embedder dimension must be an integer from ${MIN_LEXICAL_DIMENSION} to ${MAX_LEXICAL_DIMENSION}, got ${dimension}`);
   }
-  /** Per normalised word: null for stopwords, else its term's hash and its character n-gram slots. */
+  /** Per normalised word: null for stopwords, else its term and its character n-gram slots. */
   const wordCache = new Map<string, WordFeatures | null>();
+  const termCache = new Map<string, TermFeatures>();
 
   const featuresOf = (word: string): WordFeatures | null => {
     const cached = wordCache.get(word);
@@ -106,46 +181,59 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
           if (i - start + 1 >= CHAR_NGRAM_MIN) slots.push(signedSlot(h, dimension));
         }
       }
-      features = { termHash: fnv1a(term, 0, term.length, UNIGRAM_SEED), charSlots: Int32Array.from(slots) };
+      let termFeatures = termCache.get(term);
+      if (!termFeatures) {
+        const hash = fnv1a(term, 0, term.length, UNIGRAM_SEED);
+        termFeatures = { hash, slot: signedSlot(hash, dimension), count: 0 };
+        termCache.set(term, termFeatures);
+      }
+      features = { term: termFeatures, charSlots: Int32Array.from(slots), count: 0 };
     }
-    if (wordCache.size >= FEATURE_CACHE_MAX_WORDS) wordCache.clear();
     wordCache.set(word, features);
     return features;
   };
 
-  const part = new Float32Array(dimension);
+  const family = createFamilyAccumulator(dimension);
+  const bigrams = createCountTable();
+  // Terms and words of the text in order of first appearance; their counts live on the cached objects.
+  const textTerms: TermFeatures[] = [];
+  const textWords: WordFeatures[] = [];
   const embedOne = (text: string): Float32Array => {
-    // Counts keyed by hash (terms, pairs) or by the word's features object: no strings built per occurrence.
-    const unigrams = new Map<number, number>();
-    const bigrams = new Map<number, number>();
-    const wordCounts = new Map<WordFeatures, number>();
-    let previous: WordFeatures | null = null;
-    for (const word of words(text)) {
+    // Cleared between texts only: the objects of the text being embedded must stay the cached ones.
+    if (wordCache.size >= FEATURE_CACHE_MAX_WORDS) {
+      wordCache.clear();
+      termCache.clear();
+    }
+    const all = words(text);
+    bigrams.reset(all.length);
+    let previous: TermFeatures | null = null;
+    for (const word of all) {
       const features = featuresOf(word);
       if (!features) continue;
-      unigrams.set(features.termHash, (unigrams.get(features.termHash) ?? 0) + 1);
-      wordCounts.set(features, (wordCounts.get(features) ?? 0) + 1);
-      if (previous) {
-        const pair = mix32(Math.imul(previous.termHash, PAIR_MULTIPLIER) ^ features.termHash ^ BIGRAM_SEED);
-        bigrams.set(pair, (bigrams.get(pair) ?? 0) + 1);
-      }
-      previous = features;
+      const term = features.term;
+      if (term.count++ === 0) textTerms.push(term);
+      if (features.count++ === 0) textWords.push(features);
+      if (previous) bigrams.increment(mix32(Math.imul(previous.hash, PAIR_MULTIPLIER) ^ term.hash ^ BIGRAM_SEED));
+      previous = term;
     }
-    // The result is the only allocation per text; the family buffer is reused (embedOne is synchronous).
+    // The result is the only allocation per text.
     const total = new Float32Array(dimension);
-    part.fill(0);
     // Sublinear TF: a word said ten times matters more than once, not ten times more.
-    for (const [hash, count] of unigrams) addSigned(part, signedSlot(hash, dimension), 1 + Math.log(count));
-    addNormalised(total, part, UNIGRAM_WEIGHT);
-    part.fill(0);
-    for (const [hash, count] of bigrams) addSigned(part, signedSlot(hash, dimension), 1 + Math.log(count));
-    addNormalised(total, part, BIGRAM_WEIGHT);
-    part.fill(0);
-    for (const [features, count] of wordCounts) {
-      const weight = 1 + Math.log(count);
-      for (const signed of features.charSlots) addSigned(part, signed, weight);
+    for (const term of textTerms) {
+      family.add(term.slot, 1 + Math.log(term.count));
+      term.count = 0;
     }
-    addNormalised(total, part, CHAR_NGRAM_WEIGHT);
+    family.addNormalisedTo(total, UNIGRAM_WEIGHT);
+    bigrams.forEach((hash, count) => family.add(signedSlot(hash, dimension), 1 + Math.log(count)));
+    family.addNormalisedTo(total, BIGRAM_WEIGHT);
+    for (const features of textWords) {
+      const weight = 1 + Math.log(features.count);
+      for (const signed of features.charSlots) family.add(signed, weight);
+      features.count = 0;
+    }
+    family.addNormalisedTo(total, CHAR_NGRAM_WEIGHT);
+    textTerms.length = 0;
+    textWords.length = 0;
     return normaliseVector(total);
   };
 

@@ -1,5 +1,5 @@
 // The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits, captions its images.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import { builtPath } from '../../paths.js';
@@ -57,6 +57,24 @@ export function createExtractor(options: CreateExtractorOptions): WorkerExtracto
 
 type Failure = Extract<ExtractionResult, { ok: false }>;
 
+/** Bytes for the parse worker; `folder` (the file's own folder) only for files of the documents folder. */
+interface ParseInput {
+  format: ParseFormat;
+  bytes: Uint8Array;
+  name: string;
+  contentType?: string;
+  folder?: string;
+}
+
+/** A file of the documents folder, read and hashed, waiting for its parse. */
+interface ReadFile {
+  format: ParseFormat | 'url';
+  bytes: Uint8Array;
+  name: string;
+  folder: string;
+  sha256: string;
+}
+
 export class WorkerExtractor implements Extractor {
   private readonly documentsDir: string;
   private readonly fetchUrl: FetchUrl;
@@ -84,8 +102,19 @@ export class WorkerExtractor implements Extractor {
     return this.worker?.alive ? this.worker.threadId : undefined;
   }
 
+  /**
+   * The file is checked, read and hashed at once, so calls in a row overlap their disk reads with the parse before
+   * them; parses run one at a time, each under its own deadline from when it starts.
+   */
   extract(path: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
-    return this.enqueue((lim, deadline) => this.extractFile(path, lim, deadline), limits);
+    const lim = resolveExtractionLimits(limits ?? {}, this.defaults);
+    const read = this.readFile(path, lim);
+    return this.enqueue(async (deadline) => {
+      const file = await read;
+      if ('ok' in file) return file;
+      const result = file.format === 'url' ? await this.fetchUrlFile(file, lim, deadline) : await this.parse({ ...file, format: file.format }, lim, deadline);
+      return { ...result, sha256: file.sha256 };
+    }, lim);
   }
 
   /**
@@ -93,10 +122,11 @@ export class WorkerExtractor implements Extractor {
    * (for the documents server's convert_webpage_url_into_markdown). Format 'url'; never throws.
    */
   extractUrl(url: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
-    return this.enqueue((lim, deadline) => {
+    const lim = resolveExtractionLimits(limits ?? {}, this.defaults);
+    return this.enqueue((deadline) => {
       const target = checkWebUrl(url, url);
       return target.ok ? this.fetchAndParse(target.url, target.url, lim, deadline) : Promise.resolve(fail('fetch_error', target.message));
-    }, limits);
+    }, lim);
   }
 
   async close(): Promise<void> {
@@ -105,13 +135,12 @@ export class WorkerExtractor implements Extractor {
     await this.retire();
   }
 
-  // Files are extracted one at a time: parsing is CPU-bound and the machine may have two cores.
-  private enqueue(job: (limits: ExtractionLimits, deadline: number) => Promise<ExtractionResult>, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
+  // Files are parsed one at a time: parsing is CPU-bound and the machine may have two cores.
+  private enqueue(job: (deadline: number) => Promise<ExtractionResult>, limits: ExtractionLimits): Promise<ExtractionResult> {
     const run = async (): Promise<ExtractionResult> => {
       if (this.closed) return fail('parse_error', 'The extractor was closed.');
-      const lim = resolveExtractionLimits(limits ?? {}, this.defaults);
       try {
-        return await job(lim, performance.now() + lim.timeoutMs);
+        return await job(performance.now() + limits.timeoutMs);
       } catch (err) {
         // Our own bug, not the file's; still a result, because extract() never throws.
         await this.retire();
@@ -123,18 +152,27 @@ export class WorkerExtractor implements Extractor {
     return result;
   }
 
-  private async extractFile(path: string, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
-    const resolved = await resolveSafely(this.documentsDir, path);
-    if (!resolved.ok) return resolved;
-    const format = formatOfPath(path);
-    if (format === null) return fail('unsupported', `${resolved.shown}: this file type is not supported.`);
-    const maxBytes = format === 'url' ? Math.min(limits.maxFileBytes, MAX_URL_FILE_BYTES) : limits.maxFileBytes;
-    const read = await readResolved(resolved, maxBytes);
-    if (!read.ok) return read;
-    if (format !== 'url') return this.parse({ format, bytes: read.bytes, name: resolved.shown, folder: dirname(resolved.realPath) }, limits, deadline);
-    const target = readUrlFile(new TextDecoder().decode(read.bytes), resolved.shown);
+  /** Checks and reads one file of the folder, and hashes the bytes read. Never rejects. */
+  private async readFile(path: string, limits: ExtractionLimits): Promise<ReadFile | Failure> {
+    try {
+      const resolved = await resolveSafely(this.documentsDir, path);
+      if (!resolved.ok) return resolved;
+      const format = formatOfPath(path);
+      if (format === null) return fail('unsupported', `${resolved.shown}: this file type is not supported.`);
+      const maxBytes = format === 'url' ? Math.min(limits.maxFileBytes, MAX_URL_FILE_BYTES) : limits.maxFileBytes;
+      const read = await readResolved(resolved, maxBytes);
+      if (!read.ok) return read;
+      const sha256 = createHash('sha256').update(read.bytes).digest('hex');
+      return { format, bytes: read.bytes, name: resolved.shown, folder: dirname(resolved.realPath), sha256 };
+    } catch (err) {
+      return fail('parse_error', `Reading ${path} failed unexpectedly: ${errorMessage(err)}`);
+    }
+  }
+
+  private async fetchUrlFile(file: ReadFile, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
+    const target = readUrlFile(new TextDecoder().decode(file.bytes), file.name);
     if (!target.ok) return fail('fetch_error', target.message);
-    return this.fetchAndParse(target.url, resolved.shown, limits, deadline);
+    return this.fetchAndParse(target.url, file.name, limits, deadline);
   }
 
   private async fetchAndParse(url: string, name: string, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
@@ -176,7 +214,7 @@ export class WorkerExtractor implements Extractor {
   }
 
   private async parse(
-    file: { format: ParseFormat; bytes: Uint8Array; name: string; contentType?: string; folder?: string },
+    file: ParseInput,
     limits: ExtractionLimits,
     deadline: number,
   ): Promise<ExtractionResult> {
@@ -193,7 +231,7 @@ export class WorkerExtractor implements Extractor {
 
   /** One parse on the worker, cut off at `deadline`; a timeout, crash or heap death is the file's failure. */
   private async runWorker(
-    file: { format: ParseFormat; bytes: Uint8Array; name: string; contentType?: string; folder?: string },
+    file: ParseInput,
     limits: ExtractionLimits,
     deadline: number,
     nonce: string,

@@ -6,6 +6,8 @@ import { errorMessage } from '../../errors.js';
 
 /** Bytes read per read() call. */
 const READ_CHUNK_BYTES = 1 << 20;
+/** Bytes asked for by the read that confirms the end of a file (one that grew since its stat reads on). */
+const END_PROBE_BYTES = 4096;
 
 export type SafeReadFailure = { ok: false; reason: 'unsafe_path' | 'too_large' | 'parse_error'; message: string };
 export type SafeReadResult = { ok: true; bytes: Buffer; realPath: string; name: string } | SafeReadFailure;
@@ -98,7 +100,7 @@ export async function readResolved(file: ResolvedFile, maxBytes: number): Promis
     const opened = await openedPath(handle.fd);
     if (opened !== null && !isInside(rootReal, opened)) return unsafe(shown, 'it was moved outside the documents folder while being opened');
     if (after.size > maxBytes) return tooLarge(shown, after.size, maxBytes);
-    const bytes = await readAtMost(handle, maxBytes + 1);
+    const bytes = await readAtMost(handle, maxBytes + 1, after.size);
     if (bytes.length > maxBytes) return tooLarge(shown, bytes.length, maxBytes, false);
     return { ok: true, bytes, realPath, name: basename(realPath) };
   } catch (err) {
@@ -147,15 +149,21 @@ async function openedPath(fd: number): Promise<string | null> {
   }
 }
 
-/** Reads until EOF or `limit` bytes, whichever comes first; the size from stat is not trusted. */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+/**
+ * Reads until EOF or `limit` bytes, whichever comes first. The size from stat is not trusted, only used to size the
+ * first read (one byte more, so a file of exactly that size ends in one read plus an empty one).
+ */
+async function readAtMost(handle: FileHandle, limit: number, expectedSize: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
+  let next = Math.min(READ_CHUNK_BYTES, expectedSize + 1);
   // Bounded: every pass reads at least one byte or ends, and `total` never exceeds `limit`.
   while (total < limit) {
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, limit - total));
+    const chunk = Buffer.allocUnsafe(Math.min(next, limit - total));
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
     if (bytesRead === 0) break;
+    // A short read is almost surely the end: the next read only confirms it, with a small buffer.
+    next = bytesRead === chunk.length ? READ_CHUNK_BYTES : END_PROBE_BYTES;
     chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
     total += bytesRead;
   }

@@ -11,6 +11,7 @@ import { buildBm25Data } from '../search/bm25.js';
 import { terms } from '../text/tokenize.js';
 import { decodeFlatIndex } from './flat-index-file.js';
 import type { ChunkRecord, DocEntry } from './index-files.js';
+import { hashFile } from './hash-file.js';
 import { acquireIndexLock } from './index-lock.js';
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
@@ -160,7 +161,9 @@ export async function indexDocuments({
     for (const [i, file] of plan.toIndex.entries()) {
       const extraction = (await pending.shift())!;
       pending.push(extractAt(i + EXTRACTION_LOOKAHEAD_FILES));
-      const entryBase = { hash: file.hash, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id };
+      // The hash of the bytes actually extracted when the extractor read them; a new file is hashed here otherwise.
+      const hash = extraction.sha256 ?? (file.hash || (await hashOrEmpty(file.abs, limits.maxFileBytes)));
+      const entryBase = { hash, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id };
       const report = (outcome: 'added' | 'updated' | 'failed', chunks: number, reason?: string) =>
         onProgress?.({ phase: 'file', file: file.rel, done: ++done, total: plan.toIndex.length, outcome, chunks, ...(reason ? { reason } : {}) });
       if (!extraction.ok) {
@@ -260,4 +263,9 @@ export async function indexDocuments({
   } finally {
     await lock.release();
   }
+}
+
+async function hashOrEmpty(path: string, maxBytes: number): Promise<string> {
+  const hashed = await hashFile(path, maxBytes);
+  return hashed.ok ? hashed.hash : '';
 }

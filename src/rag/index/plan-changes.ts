@@ -14,6 +14,7 @@ const HASH_CONCURRENCY = 8;
 
 /** A file to extract, chunk and embed. */
 export interface PlannedFile extends ScannedFile {
+  /** SHA-256 from planning; '' for a new file, which is hashed as it is read for extraction. */
   hash: string;
   /** True when the file had an entry (its old chunks go). */
   previouslyIndexed: boolean;
@@ -31,7 +32,7 @@ export interface ChangePlan {
   entriesRefreshed: boolean;
 }
 
-/** Compares the scan with the previous entries; hashes only files whose size or mtime changed (or are racy). */
+/** Compares the scan with the previous entries; hashes only known files whose size or mtime changed (or are racy). */
 export async function planChanges(
   scanned: readonly ScannedFile[],
   previous: Readonly<Record<string, DocEntry>>,
@@ -53,7 +54,9 @@ export async function planChanges(
       plan.unchanged[file.rel] = entry;
       continue;
     }
-    toHash.push(file);
+    // A new file needs no hash to be planned: the extractor hashes the bytes it reads, so its file is read once.
+    if (!entry) plan.toIndex.push({ ...file, hash: '', previouslyIndexed: false });
+    else toHash.push(file);
   }
   // Hashed a few at a time: each file costs several thread-pool round trips (open, stat, read, close), which overlap.
   for (let start = 0; start < toHash.length; start += HASH_CONCURRENCY) {
