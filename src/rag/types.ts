@@ -60,6 +60,11 @@ export interface Extractor {
    * refuses paths that resolve outside the folder (symlinks included) and anything not a regular file.
    */
   extract(path: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult>;
+  /**
+   * What reads the images of files (a captioner id such as `ollama:llava`, or `tesseract`); absent when images are
+   * left out. The indexer reads files that can hold images again when it changes.
+   */
+  readonly imageReader?: string;
   /** Stops the worker(s). */
   close(): Promise<void>;
 }

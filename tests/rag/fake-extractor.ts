@@ -10,6 +10,8 @@ export class FakeExtractor implements Extractor {
   /** Relative paths whose extraction fails with parse_error. */
   readonly broken = new Set<string>();
   closed = false;
+  /** What reads images, as the real extractor reports it; the fake never reads any. */
+  imageReader: string | undefined = undefined;
 
   constructor(readonly documentsDir: string) {}
 

@@ -207,6 +207,25 @@ describe('indexDocuments', () => {
     expect(third).toMatchObject({ updated: 1, chunks: 3 });
   });
 
+  it('reads the files that can hold images again once a vision model is set up, and only then', async () => {
+    await folders.write('chart.png', 'not really a png');
+    const first = await run();
+    expect(first.failed.map((f) => f.file)).toEqual(['chart.png']);
+    for (const rel of ['tesla.md', 'oxygen.txt', 'notes/warsaw.html', 'chart.png']) await age(rel);
+    extractor.calls.length = 0;
+    extractor.imageReader = 'ollama:llava';
+    const second = await run();
+    expect(extractor.calls.sort()).toEqual(['chart.png', 'notes/warsaw.html']);
+    expect(second.messages).toContain('images are now read by ollama:llava; reading 2 files that can hold images again');
+    expect(second).toMatchObject({ updated: 1, skipped: 2, chunks: 3 });
+    extractor.calls.length = 0;
+    expect(await run()).toMatchObject({ updated: 0, skipped: 4 });
+    // A reader that is gone (a model that is down) reads nothing again: what it read stays indexed.
+    extractor.imageReader = undefined;
+    expect(await run()).toMatchObject({ updated: 0, skipped: 4 });
+    expect(extractor.calls).toEqual([]);
+  });
+
   it('reports a file whose embedding failed and retries it on the next run', async () => {
     let fail = true;
     const flaky: Embedder = {

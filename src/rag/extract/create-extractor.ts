@@ -97,6 +97,10 @@ export class WorkerExtractor implements Extractor {
     this.images = options.images;
   }
 
+  get imageReader(): string | undefined {
+    return this.images?.captioner.id;
+  }
+
   /** Thread id of the current worker, if one is running (for tests and diagnostics). */
   get workerThreadId(): number | undefined {
     return this.worker?.alive ? this.worker.threadId : undefined;

@@ -15,7 +15,7 @@ import { hashFile } from './hash-file.js';
 import { acquireIndexLock } from './index-lock.js';
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
-import { planChanges } from './plan-changes.js';
+import { canHoldImages, planChanges } from './plan-changes.js';
 import { scanDocuments } from './scan-documents.js';
 
 /** Progress of one run, for a progress bar: `file` events count `done` of `total` files being (re)indexed. */
@@ -130,7 +130,12 @@ export async function indexDocuments({
     for (const warning of scan.warnings) say(warning);
     onProgress?.({ phase: 'scanned', files: scan.files.length });
     const previous = store?.files ?? {};
-    const plan = await planChanges(scan.files, previous, limits.maxFileBytes);
+    const imageReader = extractor.imageReader;
+    const plan = await planChanges(scan.files, previous, limits.maxFileBytes, imageReader);
+    if (plan.rereadForImages > 0) {
+      const files = `${plan.rereadForImages} file${plan.rereadForImages === 1 ? '' : 's'} that can hold images`;
+      say(`images are now read by ${imageReader}; reading ${files} again`);
+    }
     onProgress?.({ phase: 'planned', toIndex: plan.toIndex.length, toRemove: plan.removed.length, unchanged: Object.keys(plan.unchanged).length });
 
     const failed: IndexSummary['failed'] = [...scan.refused];
@@ -163,7 +168,14 @@ export async function indexDocuments({
       pending.push(extractAt(i + EXTRACTION_LOOKAHEAD_FILES));
       // The hash of the bytes actually extracted when the extractor read them; a new file is hashed here otherwise.
       const hash = extraction.sha256 ?? (file.hash || (await hashOrEmpty(file.abs, limits.maxFileBytes)));
-      const entryBase = { hash, size: file.size, mtime_ms: file.mtimeMs, indexed_at_ms: Date.now(), model: embedder.id };
+      const entryBase = {
+        hash,
+        size: file.size,
+        mtime_ms: file.mtimeMs,
+        indexed_at_ms: Date.now(),
+        model: embedder.id,
+        ...(imageReader && canHoldImages(file.rel) ? { image_reader: imageReader } : {}),
+      };
       const report = (outcome: 'added' | 'updated' | 'failed', chunks: number, reason?: string) =>
         onProgress?.({ phase: 'file', file: file.rel, done: ++done, total: plan.toIndex.length, outcome, chunks, ...(reason ? { reason } : {}) });
       if (!extraction.ok) {

@@ -51,6 +51,8 @@ export const DocEntrySchema = z.object({
   chunk_ids: z.array(z.string()),
   /** Set when the file could not be indexed; it is retried only once it changes. */
   failed: z.string().optional(),
+  /** What read the images of a file that can hold them (pdf, docx, html, image) when it was extracted; absent: none did. */
+  image_reader: z.string().optional(),
 });
 export type DocEntry = z.infer<typeof DocEntrySchema>;
 

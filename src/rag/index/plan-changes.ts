@@ -1,5 +1,6 @@
 // Decides what an indexing run must do: which files are unchanged, new, changed or gone, from stat data and content hashes.
 import type { DocEntry } from './index-files.js';
+import { formatOfPath } from '../extract/formats.js';
 import { hashFile } from './hash-file.js';
 import type { ScannedFile } from './scan-documents.js';
 
@@ -30,21 +31,40 @@ export interface ChangePlan {
   unreadable: Array<{ file: ScannedFile; reason: string }>;
   /** True when an unchanged file's entry got a new size/mtime (the cache file needs writing). */
   entriesRefreshed: boolean;
+  /** Files in `toIndex` only because another image reader is set up now. */
+  rereadForImages: number;
 }
 
-/** Compares the scan with the previous entries; hashes only known files whose size or mtime changed (or are racy). */
+/** True when a file of this name can hold images (figures, scanned pages, the image itself). */
+export function canHoldImages(rel: string): boolean {
+  const format = formatOfPath(rel);
+  return format === 'pdf' || format === 'docx' || format === 'html' || format === 'image';
+}
+
+/**
+ * Compares the scan with the previous entries; hashes only known files whose size or mtime changed (or are racy).
+ * With an image reader (`imageReader`, a captioner id), a file that can hold images and was extracted without it is
+ * read again, so setting up a vision model reads the charts and scans already in the folder. Losing the reader
+ * (a model that is down) reads nothing again: the captions already indexed stay.
+ */
 export async function planChanges(
   scanned: readonly ScannedFile[],
   previous: Readonly<Record<string, DocEntry>>,
   maxFileBytes: number,
+  imageReader?: string,
 ): Promise<ChangePlan> {
-  const plan: ChangePlan = { toIndex: [], removed: [], unchanged: {}, unreadable: [], entriesRefreshed: false };
+  const plan: ChangePlan = { toIndex: [], removed: [], unchanged: {}, unreadable: [], entriesRefreshed: false, rereadForImages: 0 };
   const present = new Set<string>();
   const toHash: ScannedFile[] = [];
   for (const file of scanned) {
     present.add(file.rel);
     const entry = previous[file.rel];
     const statSame = entry !== undefined && entry.size === file.size && entry.mtime_ms === file.mtimeMs;
+    if (imageReader && entry?.hash && entry.image_reader !== imageReader && canHoldImages(file.rel)) {
+      plan.toIndex.push({ ...file, hash: '', previouslyIndexed: true });
+      plan.rereadForImages++;
+      continue;
+    }
     if (statSame && file.mtimeMs < entry.indexed_at_ms - RACY_MTIME_WINDOW_MS) {
       plan.unchanged[file.rel] = entry;
       continue;
