@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createLexicalEmbedder } from '../src/rag/embed/lexical-embedder.js';
 import { loadBeirCollection } from '../src/rag/search/beir-collection.js';
-import { evaluateCollection, indexCollection, RETRIEVERS } from '../src/rag/search/evaluate-collection.js';
+import { evaluateCollection, indexCollection } from '../src/rag/search/evaluate-collection.js';
+import { RETRIEVERS } from '../src/rag/search/retrievers.js';
 import { buildBeirSets } from './beir-sets.js';
 import { round, type Figure } from './stats.js';
 

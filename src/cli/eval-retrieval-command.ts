@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import { embedderForProfile } from '../rag/index-folder.js';
 import { loadBeirCollection } from '../rag/search/beir-collection.js';
-import { type CollectionEvaluation, evaluateCollection, indexCollection, RETRIEVERS } from '../rag/search/evaluate-collection.js';
+import { type CollectionEvaluation, evaluateCollection, indexCollection } from '../rag/search/evaluate-collection.js';
+import { RETRIEVERS } from '../rag/search/retrievers.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 

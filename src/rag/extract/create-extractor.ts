@@ -8,7 +8,7 @@ import { openCaptionCache, type CaptionCache } from '../vision/caption-cache.js'
 import { captionImages } from '../vision/caption-images.js';
 import type { ImageCaptioner } from '../vision/image-captioner.js';
 import { CAPTION_BUDGET_PER_FILE_MS } from '../vision/image-limits.js';
-import { formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
+import { type FileFormat, formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
 import type { FoundImage, LocalImageRef } from './image-placeholder.js';
 import { finishResult } from './parsed.js';
 import { MAX_LOCAL_IMAGE_BYTES, MAX_URL_FILE_BYTES, WORKER_HEAP_MB, WORKER_MAX_FILES, WORKER_RETIRE_HEAP_MB, resolveExtractionLimits } from './limits.js';
@@ -68,7 +68,7 @@ interface ParseInput {
 
 /** A file of the documents folder, read and hashed, waiting for its parse. */
 interface ReadFile {
-  format: ParseFormat | 'url';
+  format: FileFormat;
   bytes: Uint8Array;
   name: string;
   folder: string;

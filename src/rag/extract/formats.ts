@@ -36,6 +36,12 @@ export function formatOfPath(path: string): FileFormat | null {
   return BY_EXTENSION[extname(path).toLowerCase()] ?? null;
 }
 
+/** True when a file of this name can hold images (figures, scanned pages, the image itself). */
+export function canHoldImages(path: string): boolean {
+  const format = formatOfPath(path);
+  return format === 'pdf' || format === 'docx' || format === 'html' || format === 'image';
+}
+
 /** The parser for a fetched body, from its Content-Type and, failing that, its first bytes; null when unsupported. */
 export function formatOfContentType(contentType: string, body: Uint8Array): ParseFormat | null {
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';

@@ -6,6 +6,7 @@ import { chunkDocument, chunkerId, type ChunkingMode } from '../chunk/chunk-docu
 import type { Embedder } from '../embed/embedder.js';
 import { embedTexts } from '../embed/embed-texts.js';
 import { DocumentsFolderError } from '../errors.js';
+import { canHoldImages } from '../extract/formats.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from '../types.js';
 import { buildBm25Data } from '../search/bm25.js';
 import { terms } from '../text/tokenize.js';
@@ -15,7 +16,7 @@ import { hashFile } from './hash-file.js';
 import { acquireIndexLock } from './index-lock.js';
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
-import { canHoldImages, planChanges } from './plan-changes.js';
+import { planChanges } from './plan-changes.js';
 import { scanDocuments } from './scan-documents.js';
 
 /** Progress of one run, for a progress bar: `file` events count `done` of `total` files being (re)indexed. */

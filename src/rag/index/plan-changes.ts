@@ -1,6 +1,6 @@
 // Decides what an indexing run must do: which files are unchanged, new, changed or gone, from stat data and content hashes.
 import type { DocEntry } from './index-files.js';
-import { formatOfPath } from '../extract/formats.js';
+import { canHoldImages } from '../extract/formats.js';
 import { hashFile } from './hash-file.js';
 import type { ScannedFile } from './scan-documents.js';
 
@@ -33,12 +33,6 @@ export interface ChangePlan {
   entriesRefreshed: boolean;
   /** Files in `toIndex` only because another image reader is set up now. */
   rereadForImages: number;
-}
-
-/** True when a file of this name can hold images (figures, scanned pages, the image itself). */
-export function canHoldImages(rel: string): boolean {
-  const format = formatOfPath(rel);
-  return format === 'pdf' || format === 'docx' || format === 'html' || format === 'image';
 }
 
 /**

@@ -5,11 +5,9 @@ import { embedTexts } from '../embed/embed-texts.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import type { BeirCollection } from './beir-collection.js';
 import { mrrAt, ndcgAt, recallAt } from './retrieval-metrics.js';
-import { retrieve, type RetrieverName, vectorWeightOf } from './retrievers.js';
+import { retrieve, RETRIEVERS, type RetrieverName, vectorWeightOf } from './retrievers.js';
 import { createSearchIndex, type SearchIndex } from './search-index.js';
 
-/** Every retriever, in the order reports list them ('hybrid' is the fused search). */
-export const RETRIEVERS: readonly RetrieverName[] = ['vector', 'bm25', 'hybrid'];
 /** Documents ranked per query: recall@100 needs a hundred. */
 export const EVAL_DEPTH = 100;
 /** Chunks fetched per query to fill {@link EVAL_DEPTH} distinct documents when documents have several chunks. */

@@ -1,6 +1,6 @@
 // Recall@k of the three retrievers on question → expected document pairs (the benchmark and the quality test share it).
 import type { Embedder } from '../embed/embedder.js';
-import { retrieve, type RetrieverName } from './retrievers.js';
+import { retrieve, RETRIEVERS, type RetrieverName } from './retrievers.js';
 import type { SearchIndex } from './search-index.js';
 
 /** One labelled question: `expected` is the document (as named in the index) that answers it. */
@@ -10,9 +10,6 @@ export interface RetrievalPair {
 }
 
 export type RecallFigures = Record<RetrieverName, number>;
-
-/** Every retriever, in the order reports list them. */
-export const RETRIEVERS: readonly RetrieverName[] = ['vector', 'bm25', 'hybrid'];
 
 /**
  * Share of questions whose expected document is among the documents of the top `k` chunks, per retriever.

@@ -11,6 +11,9 @@ export const FUSION_CANDIDATES = 50;
 /** Which retriever ranks the results ('hybrid' is the fused ranking, the default). */
 export type RetrieverName = 'vector' | 'bm25' | 'hybrid';
 
+/** Every retriever, in the order reports list them. */
+export const RETRIEVERS: readonly RetrieverName[] = ['vector', 'bm25', 'hybrid'];
+
 /** One retrieved chunk. */
 export interface SearchHit {
   doc: string;
