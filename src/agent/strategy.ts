@@ -87,5 +87,7 @@ export function chooseCatalogue({
   const recent = new Set(recentSuccesses.slice(0, MEMORY_FALLBACK_TOOL_LIMIT));
   const first = allTools.filter((tool) => recent.has(tool.name));
   if (first.length === 0) return { tools: selected, narrowed: false };
-  return { tools: [...first, ...selected.filter((tool) => !first.includes(tool))], narrowed: true };
+  // By name: the step's tools come from a later listing than allTools, as other objects for the same tools.
+  const firstNames = new Set(first.map((tool) => tool.name));
+  return { tools: [...first, ...selected.filter((tool) => !firstNames.has(tool.name))], narrowed: true };
 }

@@ -41,6 +41,12 @@ describe('chooseCatalogue', () => {
     expect(choice.tools.map((t) => t.name)).toEqual(['multiply', ...selected.map((t) => t.name)]);
   });
 
+  it('lists a recent tool once when the step\'s tools come from a fresh listing of the servers', () => {
+    const relisted = TOOLS.map((t) => ({ ...t }));
+    const choice = chooseCatalogue({ selected: relisted, allTools: TOOLS, isRetry: true, memoryFallbackEnabled: true, recentSuccesses: ['add'] });
+    expect(choice.tools.map((t) => t.name)).toEqual(['add', ...TOOLS.map((t) => t.name).filter((n) => n !== 'add')]);
+  });
+
   it('does not narrow when the fallback is disabled or no recent success is still offered', () => {
     expect(chooseCatalogue({ selected, allTools: TOOLS, isRetry: true, memoryFallbackEnabled: false, recentSuccesses: ['add'] }).narrowed).toBe(false);
     expect(chooseCatalogue({ selected, allTools: TOOLS, isRetry: true, memoryFallbackEnabled: true, recentSuccesses: ['gone_tool'] })).toEqual({
