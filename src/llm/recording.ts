@@ -21,8 +21,8 @@ export interface RecordedExchange {
   error?: string;
 }
 
-export const RECORDING_FORMAT = 'cortex-llm-recording';
-export const RECORDING_VERSION = 1;
+const RECORDING_FORMAT = 'cortex-llm-recording';
+const RECORDING_VERSION = 1;
 
 /** The request as JSON: every field but `signal`, so fields added later (images…) are recorded too. */
 function recordable(request: object): unknown {
@@ -74,7 +74,7 @@ export function recordingLlm(inner: LlmClient, file: string): LlmClient {
  * Reads a recording. @throws UsageError naming the file and line when it is unreadable, has no
  * header of this format and version, or a line is not an exchange.
  */
-export function readRecording(file: string): { header: RecordingHeader; exchanges: RecordedExchange[] } {
+function readRecording(file: string): { header: RecordingHeader; exchanges: RecordedExchange[] } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -12,9 +12,9 @@ export interface CodeBlock {
 }
 
 /** Fences considered per reply; past this the rest of the reply is one block (bounds the parse attempts). */
-export const MAX_FENCES = 40;
+const MAX_FENCES = 40;
 /** Closing lines tried per fence before settling for the first: a parse each, so a pathological reply stays cheap. */
-export const MAX_CLOSERS_TRIED = 8;
+const MAX_CLOSERS_TRIED = 8;
 
 /** A fence line: three or more backticks (or tildes) at the start of a line, then an optional label. */
 const FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)/;

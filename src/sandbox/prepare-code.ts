@@ -73,17 +73,17 @@ function prepare(text: string): PreparedCode {
 }
 
 /**
- * parseCode that remembers the texts it parsed successfully, so a fenced block whose body parsed
- * while its closing fence was found is not parsed again. Only successes are kept: at most one per
- * fence, and fenced bodies do not overlap, so the trees held add up to about one of the reply.
+ * parseCode that remembers every text it parsed, so a fenced block parsed while its closing fence was
+ * found is not parsed again, whether it parsed or not. At most one tree per fence, and fenced bodies do
+ * not overlap, so the trees held add up to about one of the reply; a failure holds no tree.
  */
 function keepingParsedTrees(): typeof parseCode {
-  const parsed = new Map<string, ParsedCode>();
+  const parsed = new Map<string, ReturnType<typeof parseCode>>();
   return (code) => {
     const known = parsed.get(code);
     if (known) return known;
     const result = parseCode(code);
-    if (result.ok) parsed.set(code, result);
+    parsed.set(code, result);
     return result;
   };
 }

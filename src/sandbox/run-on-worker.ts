@@ -28,8 +28,6 @@ export interface WorkerRunOutput {
 
 /** Runs prepared code on a worker. Never throws; always settles by the deadline plus the overrun grace. */
 export function runOnWorker({ worker, runId, code, options, limits, startedAt }: WorkerRunInput): Promise<WorkerRunOutput> {
-  // Moved later by the time the clock stood still for approvals (pauseDeadline below).
-  let deadlineAt = startedAt + limits.timeoutMs;
   let pauseDeadline: () => () => void = () => () => undefined;
   const runEnded = new AbortController();
   // Each call in flight listens for the run's end (twice, with its own timeout); refused calls never do.
@@ -39,7 +37,8 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
     caller: options.caller,
     maxToolCalls: limits.maxToolCalls,
     toolTimeoutMs: limits.toolTimeoutMs,
-    deadlineAt,
+    // Moved later by the time the clock stood still for approvals (pauseDeadline below).
+    deadlineAt: startedAt + limits.timeoutMs,
     signal: runEnded.signal,
     ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
     pauseDeadline: () => pauseDeadline(),
@@ -78,11 +77,11 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
         deadlinePassed = true;
         pendingAtDeadline = proxy.pendingTools();
         runEnded.abort();
-      }, Math.max(0, deadlineAt - performance.now()));
+      }, Math.max(0, proxy.deadlineAt - performance.now()));
       killTimer = setTimeout(() => {
         worker.kill();
         finish('timeout', '', true, pendingAtDeadline);
-      }, Math.max(0, deadlineAt - performance.now()) + WORKER_OVERRUN_GRACE_MS);
+      }, Math.max(0, proxy.deadlineAt - performance.now()) + WORKER_OVERRUN_GRACE_MS);
     };
     armDeadline();
 
@@ -96,7 +95,6 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       clearTimeout(pauseLimit);
       const pausedMs = performance.now() - pausedAt;
       pausedAt = null;
-      deadlineAt += pausedMs;
       proxy.extendDeadline(pausedMs);
       worker.send({ type: 'resumeDeadline', runId });
       armDeadline();
@@ -159,7 +157,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       runId,
       code,
       toolNames: options.tools.map((t) => t.name),
-      timeoutMs: Math.max(1, Math.floor(deadlineAt - performance.now())),
+      timeoutMs: Math.max(1, Math.floor(proxy.deadlineAt - performance.now())),
       memoryMb: limits.memoryMb,
       maxOutputChars: limits.maxOutputChars,
     });

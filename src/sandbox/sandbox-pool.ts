@@ -3,7 +3,7 @@ import { createSandbox, type CreateSandboxOptions, type ProcessSandbox } from '.
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './types.js';
 
 /** Upper bound on the pool size: each worker is a Node process of roughly 40 MB. */
-export const MAX_SANDBOX_WORKERS = 32;
+const MAX_SANDBOX_WORKERS = 32;
 
 /** Options of createSandboxPool(). */
 export interface SandboxPoolOptions extends CreateSandboxOptions {

@@ -59,14 +59,13 @@ export class ToolProxy {
   /** Calls in flight, by a per-run id, for the timeout message. */
   private readonly pending = new Map<number, string>();
   private nextCallId = 0;
-  /** The run's deadline (performance.now() time), moved later by time spent waiting for approvals. */
-  private deadlineAt: number;
+  private deadline: number;
   /** Refused calls past MAX_REFUSALS_RECORDED: counted by kind and tool, recorded once by finishRecords(). */
   private readonly unrecorded = { total: 0, capped: 0, tools: new Set<string>() };
   private recordsFinished = false;
 
   constructor(private readonly options: ToolProxyOptions) {
-    this.deadlineAt = options.deadlineAt;
+    this.deadline = options.deadlineAt;
     this.byName = new Map(options.tools.map((t) => [t.name, t]));
     this.byQualifiedName = new Map(options.tools.map((t) => [`${t.server}.${t.remoteName}`, t]));
   }
@@ -108,8 +107,9 @@ export class ToolProxy {
     }
     // The slot is held while the user is asked, so calls running beside this one can't pass the cap.
     this.dispatched++;
-    if (!this.options.caller.approve) return this.dispatch(tool, args, mode, started);
-    const refusal = await this.approve(tool, args);
+    const gate = this.options.caller.approve;
+    if (!gate) return this.dispatch(tool, args, mode, started);
+    const refusal = await this.approve(gate, tool, args);
     if (refusal === null) return this.dispatch(tool, args, mode, started);
     this.dispatched--;
     return this.refuse(name, args, started, 'tool_error', refusal, tool.server);
@@ -130,9 +130,7 @@ export class ToolProxy {
   }
 
   /** Null when the call may run, else the message for the model. Never throws. */
-  private async approve(tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
-    const gate = this.options.caller.approve;
-    if (!gate) return null;
+  private async approve(gate: NonNullable<ToolCaller['approve']>, tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
     const resume = this.options.pauseDeadline?.();
     try {
       const decision = await gate(tool, args, { signal: this.options.signal });
@@ -144,9 +142,14 @@ export class ToolProxy {
     }
   }
 
+  /** The run's deadline (performance.now() time), moved later by time spent waiting for approvals. */
+  get deadlineAt(): number {
+    return this.deadline;
+  }
+
   /** Moves the run's deadline `ms` later (the time the run's clock was stopped). */
   extendDeadline(ms: number): void {
-    this.deadlineAt += ms;
+    this.deadline += ms;
   }
 
   /** `mcp.read_resource(uri)`: one call against the cap, routed by the caller to the server that owns the URI. */
@@ -222,7 +225,7 @@ export class ToolProxy {
   ): Promise<ToolReply> {
     const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
-    const remainingMs = Math.max(1, Math.floor(this.deadlineAt - performance.now()));
+    const remainingMs = Math.max(1, Math.floor(this.deadline - performance.now()));
     // The call's own timeout applies only when it ends before the run does; otherwise the run's deadline
     // decides, and the caller gets a little more so its own timer never beats the deadline into a tool error.
     const callTimeoutMs = this.options.toolTimeoutMs ?? TOOL_CALL_TIMEOUT_MS;
