@@ -1,7 +1,6 @@
 // Which tool calls need the user's approval: the profile's lists, --yes, our own servers, then the tool's annotations.
-import { sep } from 'node:path';
 import type { ServerSpec } from '../config/load-config.js';
-import { builtPath } from '../paths.js';
+import { ownServerKind } from '../config/server-env.js';
 import type { ToolInfo } from './types.js';
 
 /** What decides whether a tool needs approval (README "Approvals"). */
@@ -37,8 +36,7 @@ function matchesEntry(tool: ToolInfo, entry: string): boolean {
   return entry === `${tool.server}.${tool.remoteName}` || entry === `${tool.server}.*` || entry === tool.remoteName;
 }
 
-/** Ids of the servers that run our own built entries (dist/mcp-servers/…) with this Node. */
+/** Ids of the servers that run our own built entries (dist/bundle/NAME.js or dist/mcp-servers/NAME/main.js) with this Node. */
 export function ownServerIds(specs: readonly ServerSpec[]): Set<string> {
-  const ours = builtPath('mcp-servers') + sep;
-  return new Set(specs.filter((s) => s.command === process.execPath && s.args[0]?.startsWith(ours)).map((s) => s.id));
+  return new Set(specs.filter((s) => s.command === process.execPath && s.args[0] !== undefined && ownServerKind(s.args[0]) !== null).map((s) => s.id));
 }

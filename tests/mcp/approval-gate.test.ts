@@ -52,6 +52,8 @@ describe('needsApproval', () => {
   it('knows our own servers by their built entry', () => {
     const spec = (id: string, args: string[]) => ({ id, command: process.execPath, args, cwd: '/', env: {}, description: '', capabilities: [] });
     expect(ownServerIds([spec('math', [builtPath('mcp-servers/math/main.js')]), spec('memory', ['/elsewhere/index.js'])])).toEqual(new Set(['math']));
+    // The shipped profile starts the bundled servers.
+    expect(ownServerIds([spec('documents', [builtPath('bundle/documents.js')]), spec('other', [builtPath('bundle/other.js')])])).toEqual(new Set(['documents']));
   });
 });
 
