@@ -51,7 +51,7 @@ async function loadServers() {
   const response = await api('/v1/servers');
   if (!response.ok) return;
   const { servers } = await response.json();
-  $('servers').textContent = `servers: ${servers.map((s) => `${s.id} (${s.state === 'ready' ? `${s.tools.length} tools` : 'failed'})`).join(', ') || 'none'}`;
+  $('servers').textContent = `servers: ${servers.map((s) => `${s.id} (${s.state === 'ready' ? `${s.tools.length} tools` : s.state})`).join(', ') || 'none'}`;
 }
 
 async function loadSessions(select) {
