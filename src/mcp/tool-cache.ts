@@ -1,8 +1,9 @@
 // Tool lists and instructions of MCP servers kept between runs, so perception and the catalogue need not wait for slow servers.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ServerSpec } from '../config/server-spec.js';
+import { writeFileAtomic } from '../rag/index/atomic-write.js';
 import type { ToolInfo } from './types.js';
 
 /** A cache file larger than this is ignored (and rewritten): it cannot be one of ours. */
@@ -90,8 +91,6 @@ export class ToolCache {
     const text = JSON.stringify(this.data);
     if (text.length > MAX_CACHE_BYTES) return;
     await mkdir(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(tmp, text);
-    await rename(tmp, this.file);
+    await writeFileAtomic(this.file, text);
   }
 }
