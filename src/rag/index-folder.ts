@@ -1,5 +1,7 @@
 // Entry points for the CLI (`cortex index [--rebuild]`): index a documents folder with the real extractor, pick the profile's embedder.
+import type { LoadedConfig } from '../config/load-config.js';
 import type { ModelConfig } from '../config/models.js';
+import { visionModel } from '../config/server-env.js';
 import { ConfigError } from '../errors.js';
 import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexical-embedder.js';
@@ -8,6 +10,11 @@ import { createExtractor, type ImageCaptionSettings } from './extract/create-ext
 import { createSafeFetch } from './extract/safe-fetch.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
+import type { ImageCaptioner } from './vision/image-captioner.js';
+import { selectCaptioner } from './vision/select-captioner.js';
+
+/** How long an indexer started by a user (`cortex index`, an upload) waits for another one, e.g. the documents server. */
+const INDEX_LOCK_WAIT_MS = 30_000;
 
 export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extractor'> {
   /** Default: the real extractor for `documentsDir` (worker thread, per-file limits), closed at the end. */
@@ -39,6 +46,28 @@ export async function indexFolder(options: IndexFolderOptions): Promise<IndexSum
   } finally {
     if (!options.extractor) await extractor.close();
   }
+}
+
+/** The settings of {@link indexOptionsForProfile}. */
+export type ProfileIndexOptions = Required<Pick<IndexFolderOptions, 'documentsDir' | 'indexDir' | 'embedder' | 'chunking' | 'lockWaitMs' | 'allowPrivateAddresses'>> & {
+  captioner: ImageCaptioner | null;
+};
+
+/**
+ * How the profile says to index, for every indexer a user starts: folders, embedder, image reader, chunking,
+ * the private-network rule for `.url` files, and a lock wait of INDEX_LOCK_WAIT_MS.
+ * @throws ConfigError for an unknown embedding or vision key; LLM errors from the embedder's probe.
+ */
+export async function indexOptionsForProfile(config: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Promise<ProfileIndexOptions> {
+  return {
+    documentsDir: config.paths.documents,
+    indexDir: config.paths.faissIndex,
+    embedder: await embedderForProfile(config.profile.llm.embedding, config.models.models, env),
+    captioner: await selectCaptioner(visionModel(config.profile, config.models, config.profileFile, config.modelsFile), env),
+    chunking: config.profile.rag.chunking,
+    lockWaitMs: INDEX_LOCK_WAIT_MS,
+    allowPrivateAddresses: !config.profile.security.block_private_network,
+  };
 }
 
 /**

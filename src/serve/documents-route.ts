@@ -2,38 +2,31 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedConfig } from '../config/load-config.js';
-import type { Embedder } from '../rag/embed/embedder.js';
-import { embedderForProfile, indexFolder } from '../rag/index-folder.js';
+import { indexFolder, indexOptionsForProfile, type ProfileIndexOptions } from '../rag/index-folder.js';
 import type { IndexSummary } from '../rag/index/index-documents.js';
 import { scanDocuments } from '../rag/index/scan-documents.js';
 import { ApiError } from './api-error.js';
 import { sendJson } from './http-io.js';
 import { checkUploadName, saveUpload } from './upload-document.js';
 
-/** How long an upload waits for another indexer (e.g. the documents server refreshing before a search). */
-const INDEX_LOCK_WAIT_MS = 30_000;
 /** Files listed by GET /v1/documents at most. */
 const MAX_LISTED_DOCUMENTS = 1_000;
 
 /** The documents endpoints of one server: uploads are indexed one after another. */
 export function createDocumentsRoute({ config, maxUploadBytes }: { config: LoadedConfig; maxUploadBytes: number }) {
   const { documents: documentsDir, faissIndex: indexDir } = config.paths;
-  let embedder: Promise<Embedder> | undefined;
+  let settings: Promise<ProfileIndexOptions> | undefined;
   let chain: Promise<unknown> = Promise.resolve();
 
   const index = async (name: string): Promise<{ summary: IndexSummary; chunks: number; failure?: string }> => {
-    // Made once and kept; a failure (a model not reachable yet) is retried on the next upload.
-    embedder ??= embedderForProfile(config.profile.llm.embedding, config.models.models, process.env).catch((err: unknown) => {
-      embedder = undefined;
+    // The same settings as `cortex index`, made once and kept; a failure (a model not reachable yet) is retried on the next upload.
+    settings ??= indexOptionsForProfile(config).catch((err: unknown) => {
+      settings = undefined;
       throw err;
     });
     let chunks = 0;
     const summary = await indexFolder({
-      documentsDir,
-      indexDir,
-      embedder: await embedder,
-      chunking: config.profile.rag.chunking,
-      lockWaitMs: INDEX_LOCK_WAIT_MS,
+      ...(await settings),
       onProgress: (event) => {
         if (event.phase === 'file' && event.file === name) chunks = event.chunks;
       },
