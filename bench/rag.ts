@@ -186,7 +186,7 @@ const ANN_RECALL_QUERIES = 100;
  */
 async function annFigures(flatIndex: SearchIndex, vectors: Float32Array, embedder: Embedder, queries: string[], count: string): Promise<Figure[]> {
   const ann = decodeAnnFile(encodeAnnFile(1, embedder.dimension, vectors), 1, flatIndex.chunks.length);
-  const index: SearchIndex = { ...flatIndex, ann, bm25: flatIndex.bm25 };
+  const index: SearchIndex = { ...flatIndex, ann };
   const random = prng(11);
   // Queries of two kinds: the generated short ones, and chunk openings (whose own chunk is the right answer).
   const probes = Array.from({ length: ANN_RECALL_QUERIES }, (_, i) =>

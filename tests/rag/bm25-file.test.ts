@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { BM25_FILE, decodeBm25File, encodeBm25File } from '../../src/rag/index/bm25-file.js';
 import { indexDocuments } from '../../src/rag/index/index-documents.js';
-import { readIndexStore } from '../../src/rag/index/index-store.js';
+import { readIndexStore, savedBm25 } from '../../src/rag/index/index-store.js';
 import { bm25FromData, buildBm25Data, buildBm25Index } from '../../src/rag/search/bm25.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
 import { terms } from '../../src/rag/text/tokenize.js';
@@ -57,11 +57,11 @@ describe('the index saves its BM25 postings', () => {
   it('writes bm25.bin with each generation and searches from it, rebuilding from the chunks when it is stale', async () => {
     await index();
     let store = await readIndexStore(folders.indexDir);
-    expect(store.status === 'ok' && store.store.bm25?.lengths.length).toBe(2);
+    expect(store.status === 'ok' && savedBm25(store.store)?.lengths.length).toBe(2);
     await folders.write('pavlov.md', 'Pavlov trained dogs to expect food at the sound of a bell.');
     await index();
     store = await readIndexStore(folders.indexDir);
-    expect(store.status === 'ok' && store.store.bm25?.lengths.length).toBe(3);
+    expect(store.status === 'ok' && savedBm25(store.store)?.lengths.length).toBe(3);
     expect((await loadSearchIndex(folders.indexDir))!.bm25().search('U.S.', 1).length).toBe(1);
     // A bm25.bin from another generation (a crash between writes) is ignored, never trusted.
     const old = await readFile(join(folders.indexDir, BM25_FILE));
@@ -69,7 +69,7 @@ describe('the index saves its BM25 postings', () => {
     await index();
     await writeFile(join(folders.indexDir, BM25_FILE), old);
     store = await readIndexStore(folders.indexDir);
-    expect(store.status === 'ok' && store.store.bm25).toBeNull();
+    expect(store.status === 'ok' && savedBm25(store.store)).toBeNull();
     const loaded = (await loadSearchIndex(folders.indexDir))!;
     expect(loaded.chunks[loaded.bm25().search('bells', 1)[0]!.index]!.doc).toBe('extra.md');
   });

@@ -1,11 +1,12 @@
 // Images of an HTML page for captioning: <img> with data: URIs become placeholders; nothing is fetched.
 import type { CheerioAPI } from 'cheerio';
+import { formatOfPath } from './formats.js';
 import type { ImageCollector } from './image-collector.js';
 
 /** `data:image/png;base64,...` (and jpeg, gif, webp, bmp); other data: URIs (SVG, text) are not images we read. */
 const DATA_IMAGE_URI = /^data:image\/(?:png|jpe?g|gif|webp|bmp);base64,/iu;
-/** A relative path to an image file: no scheme, not rooted, an image extension (before any query or fragment). */
-const LOCAL_IMAGE_SRC = /^(?![a-z][a-z0-9+.-]*:)(?![/\\])([^?#]+\.(?:png|jpe?g|gif|webp|bmp))(?:[?#].*)?$/iu;
+/** A relative path (no scheme, not rooted), before any query or fragment; an image file when its extension says so. */
+const RELATIVE_SRC = /^(?![a-z][a-z0-9+.-]*:)(?![/\\])([^?#]+)(?:[?#].*)?$/iu;
 
 /**
  * Replaces each `<img>` whose src is a base64 data: URI, or a relative path to an image file beside the page
@@ -18,8 +19,8 @@ export async function replaceHtmlImages($: CheerioAPI, images: ImageCollector, n
   for (const element of elements) {
     if (images.full()) break;
     const src = $(element).attr('src')?.trim() ?? '';
-    const local = LOCAL_IMAGE_SRC.exec(src);
-    if (local) {
+    const local = RELATIVE_SRC.exec(src);
+    if (local && formatOfPath(local[1]!) === 'image') {
       const placeholder = images.addLocal(safeDecode(local[1]!), 1);
       if (placeholder) $(element).replaceWith(` ${placeholder} `);
       continue;

@@ -67,7 +67,9 @@ export async function parsePdf(bytes: Uint8Array, name: string, maxTextChars: nu
           text = await collectScannedPage(page, images, n);
           if (text) scannedPages.push(n);
         } else if (images) {
-          text = rebuildLines(placeFigures(items, await collectFigures(page, pdfjs.OPS, images, n, name)));
+          // The lines are rebuilt only when figures take places among them.
+          const figures = await collectFigures(page, pdfjs.OPS, images, n, name);
+          if (figures.length > 0) text = rebuildLines(placeFigures(items, figures));
         }
         page.cleanup();
         if (text.replace(/\s/g, '') === '') emptyPages.push(n);

@@ -15,7 +15,7 @@ import type { ChunkRecord, DocEntry } from './index-files.js';
 import { hashFile } from './hash-file.js';
 import { acquireIndexLock } from './index-lock.js';
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
-import { readIndexStore, writeDocCache, writeIndexStore } from './index-store.js';
+import { readIndexStore, savedBm25, writeDocCache, writeIndexStore } from './index-store.js';
 import { planChanges } from './plan-changes.js';
 import { scanDocuments } from './scan-documents.js';
 
@@ -254,7 +254,7 @@ export async function indexDocuments({
       chunksOut.push(...newChunks);
       generation += 1;
       // Kept chunks' postings carry over from bm25.bin (tokenised again only when it was missing or stale).
-      const base = store && keptCount > 0 ? { data: store.bm25 ?? buildBm25Data(oldChunks.map((c) => terms(c.chunk))), keep: (row: number) => keep[row]! } : undefined;
+      const base = store && keptCount > 0 ? { data: savedBm25(store) ?? buildBm25Data(oldChunks.map((c) => terms(c.chunk))), keep: (row: number) => keep[row]! } : undefined;
       const bm25 = buildBm25Data(newTerms, base);
       await writeIndexStore(indexDir, { generation, model: embedder.id, dimension, chunker, chunks: chunksOut, vectors, files, bm25 });
     } else if (plan.entriesRefreshed && store) {

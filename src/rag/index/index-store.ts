@@ -30,8 +30,8 @@ export interface IndexStore {
   /** index.bin's bytes as read (searchers hand them to faiss). */
   indexBytes: Buffer;
   files: Record<string, DocEntry>;
-  /** The saved BM25 postings of this generation; null when bm25.bin is missing, stale or damaged (rebuilt from the chunks). */
-  bm25: Bm25Data | null;
+  /** bm25.bin's bytes as read, decoded only by those who use them ({@link savedBm25}); null when missing. */
+  bm25Bytes: Buffer | null;
 }
 
 export type ReadIndexResult =
@@ -97,8 +97,13 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer,
     chunks: meta.chunks,
     indexBytes,
     files: files.files,
-    bm25: bm25Bytes ? decodeBm25File(bm25Bytes, meta.generation, meta.count) : null,
+    bm25Bytes,
   };
+}
+
+/** The saved BM25 postings of the store's generation; null when bm25.bin is missing, stale or damaged (rebuilt from the chunks). */
+export function savedBm25(store: IndexStore): Bm25Data | null {
+  return store.bm25Bytes ? decodeBm25File(store.bm25Bytes, store.generation, store.chunks.length) : null;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Recall@k of the three retrievers on question → expected document pairs (the benchmark and the quality test share it).
+// Recall@k of the three retrievers on question → expected document pairs (for the retrieval quality test).
 import type { Embedder } from '../embed/embedder.js';
 import { retrieve, RETRIEVERS, type RetrieverName } from './retrievers.js';
 import type { SearchIndex } from './search-index.js';

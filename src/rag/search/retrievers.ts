@@ -38,7 +38,7 @@ async function rankByVector(index: SearchIndex, embedder: Embedder, query: strin
     throw new EmbeddingError(embedder.id, `cannot search an index built with ${index.model} (${index.dimension} dimensions)`);
   }
   const [vector] = await embedTexts(embedder, [query]);
-  // The approximate index when the index is large (an IVF search visits an eighth of the cells), else exact.
+  // The approximate index when the index is large (an IVF search visits a quarter of the cells), else exact.
   const { distances, labels } = (exact ? index.faiss : (index.ann ?? index.faiss)).search(Array.from(vector!), Math.min(k, index.chunks.length));
   const ranked: Array<{ row: number; score: number }> = [];
   labels.forEach((row, i) => {
@@ -94,5 +94,5 @@ export async function retrieve(
 ): Promise<SearchHit[]> {
   if (retriever === 'vector') return vectorSearch(index, embedder, query, k);
   if (retriever === 'bm25') return bm25Search(index, query, k);
-  return hybridSearch(index, embedder, query, k, vectorWeightOf(embedder, vectorWeight));
+  return hybridSearch(index, embedder, query, k, vectorWeight);
 }

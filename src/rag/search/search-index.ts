@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { CortexError } from '../../errors.js';
 import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
-import { ANN_FILE, ANN_MIN_CHUNKS, type AnnIndex, decodeAnnFile } from '../index/ann-index.js';
+import { ANN_FILE, type AnnIndex, decodeAnnFile, wantsAnnIndex } from '../index/ann-index.js';
 import type { ChunkRecord } from '../index/index-files.js';
-import { readIndexStore, readOptional } from '../index/index-store.js';
+import { readIndexStore, readOptional, savedBm25 } from '../index/index-store.js';
 import { bm25FromData, buildBm25Index, type Bm25Data, type Bm25Index } from './bm25.js';
 
 /** The index on disk exists but cannot be used; the indexer would rebuild it. */
@@ -72,9 +72,9 @@ export async function loadSearchIndex(indexDir: string): Promise<SearchIndex | n
     }
   }
   // Read only for a large index. A missing, stale or unreadable ann.bin means exact search, never an error.
-  const annBytes = store.chunks.length >= ANN_MIN_CHUNKS ? await readOptional(join(indexDir, ANN_FILE)) : null;
+  const annBytes = wantsAnnIndex(store.chunks.length, store.model) ? await readOptional(join(indexDir, ANN_FILE)) : null;
   const ann = annBytes ? decodeAnnFile(annBytes, store.generation, store.chunks.length) : null;
-  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss, store.bm25, ann);
+  return makeSearchIndex(store.generation, store.model, store.dimension, store.chunks, faiss, savedBm25(store), ann);
 }
 
 /**

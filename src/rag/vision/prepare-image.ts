@@ -124,7 +124,7 @@ export async function prepareCanvas(canvas: Canvas, maxSide: number): Promise<Pr
 }
 
 /** SHA-256 of `bytes`, hex: the caption cache key of an image file. */
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
