@@ -100,7 +100,7 @@ function mergeSources(sources: ServerEntries[]): Pick<LoadedConfig, 'servers' | 
     warnings.push(...source.warnings);
     for (const item of [...source.specs, ...source.disabled]) {
       const first = seen.get(item.id);
-      const where = 'kind' in item ? item.reason.split(': ')[0] : item.source;
+      const where = item.source;
       if (first !== undefined) {
         warnings.push(`${where}: server id "${item.id}" is already defined at ${first}; this one is ignored`);
         continue;

@@ -161,8 +161,9 @@ export function readProfileServers(
   lists.mcp_servers.forEach((raw, index) => {
     const id = isRecord(raw) && typeof raw.id === 'string' ? raw.id.trim() : '';
     if (id) return addEntry(result, id, raw, ['mcp_servers', index], doc, ctx);
-    const reason = `${where(ctx.file, doc.lineOf(['mcp_servers', index]))}mcp_servers.${index}.id: each entry needs an id (a string)`;
-    result.disabled.push({ id: `mcp_servers.${index}`, kind: 'broken', reason });
+    const line = doc.lineOf(['mcp_servers', index]);
+    const reason = `${where(ctx.file, line)}mcp_servers.${index}.id: each entry needs an id (a string)`;
+    result.disabled.push({ id: `mcp_servers.${index}`, kind: 'broken', reason, source: location(ctx.file, line) });
   });
   for (const [id, raw] of Object.entries(lists.mcpServers ?? {})) addEntry(result, id, raw, ['mcpServers', id], doc, ctx);
   return result;
@@ -171,9 +172,10 @@ export function readProfileServers(
 function addEntry(result: ServerEntries, id: string, raw: unknown, path: Array<string | number>, doc: LocatedDoc, ctx: EntryContext): void {
   const line = doc.lineOf(path);
   const at = where(ctx.file, line);
+  const source = location(ctx.file, line);
   const name = path.join('.');
   const broken = (key: string, message: string): void => {
-    result.disabled.push({ id, kind: 'broken', reason: `${where(ctx.file, doc.lineOf([...path, key]) ?? line)}${key ? `${name}.${key}` : name}: ${message}` });
+    result.disabled.push({ id, kind: 'broken', reason: `${where(ctx.file, doc.lineOf([...path, key]) ?? line)}${key ? `${name}.${key}` : name}: ${message}`, source });
   };
   if (!id.trim() || id.length > MAX_ID_CHARS || /[\n\r]/.test(id)) return broken('', `a server id must be 1 to ${MAX_ID_CHARS} characters on one line`);
   const parsed = EntrySchema.safeParse(raw);
@@ -186,12 +188,12 @@ function addEntry(result: ServerEntries, id: string, raw: unknown, path: Array<s
     if (!KNOWN_ENTRY_KEYS.has(key)) result.warnings.push(`${where(ctx.file, doc.lineOf([...path, key]) ?? line)}${name}.${key} is not used by cortex (ignored)`);
   }
   if (entry.disabled) {
-    result.disabled.push({ id, kind: 'disabled', reason: `${at}${name}: disabled in the config` });
+    result.disabled.push({ id, kind: 'disabled', reason: `${at}${name}: disabled in the config`, source });
     return;
   }
   const made = toSpec(id, entry, ctx);
   if ('error' in made) return broken(made.key, made.error);
-  result.specs.push({ ...made.spec, source: `${ctx.file}${line ? `:${line}` : ''}` });
+  result.specs.push({ ...made.spec, source });
 }
 
 type Made = { spec: ServerSpec } | { key: string; error: string };
@@ -277,8 +279,14 @@ function notSet(missing: string[]): string {
   return `${[...new Set(missing)].join(', ')} is not set in the environment (give a default with \${NAME:-value})`;
 }
 
+/** `file:line`, or the file alone when the line is not known. */
+function location(file: string, line: number | undefined): string {
+  return line ? `${file}:${line}` : file;
+}
+
+/** The prefix of a message about that place: `file:line: `. */
 function where(file: string, line: number | undefined): string {
-  return line ? `${file}:${line}: ` : `${file}: `;
+  return `${location(file, line)}: `;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

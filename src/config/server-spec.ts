@@ -32,4 +32,6 @@ export interface DisabledServer {
   kind: 'disabled' | 'broken';
   /** One line: `file:line: key: what is wrong`. */
   reason: string;
+  /** Where the entry is: `file:line`, or the file alone when the line is not known. */
+  source: string;
 }

@@ -51,7 +51,7 @@ describe('readClientConfig', () => {
     const { specs, disabled } = fixture('.mcp.json', {});
     expect(specs.map((s) => s.id)).toEqual(['everything', 'events']);
     expect(disabled).toEqual([
-      { id: 'api-server', kind: 'broken', reason: `${join(DIR, '.mcp.json')}:15: mcpServers.api-server.headers: \${API_KEY} is not set in the environment (give a default with \${NAME:-value})` },
+      { id: 'api-server', kind: 'broken', reason: `${join(DIR, '.mcp.json')}:15: mcpServers.api-server.headers: \${API_KEY} is not set in the environment (give a default with \${NAME:-value})`, source: `${join(DIR, '.mcp.json')}:12` },
     ]);
   });
 
@@ -75,8 +75,8 @@ describe('readClientConfig', () => {
     expect(odd).toMatchObject({ command: 'node', args: [join(DIR, 'tools/server.js')], env: { API_KEY: 'ck', RETRIES: '3', VERBOSE: 'true' }, startTimeoutMs: 120_000 });
     expect(specs.find((s) => s.id === 'remote')).toMatchObject({ transport: 'http', url: 'http://localhost:3000/mcp', headers: { API_KEY: 'value' } });
     expect(disabled).toEqual([
-      { id: 'off', kind: 'disabled', reason: `${file}:16: mcpServers.off: disabled in the config` },
-      { id: 'broken', kind: 'broken', reason: `${file}:22: mcpServers.broken.command: Invalid input: expected string, received array` },
+      { id: 'off', kind: 'disabled', reason: `${file}:16: mcpServers.off: disabled in the config`, source: `${file}:16` },
+      { id: 'broken', kind: 'broken', reason: `${file}:22: mcpServers.broken.command: Invalid input: expected string, received array`, source: `${file}:21` },
     ]);
     expect(warnings).toEqual([
       `${file}:9: mcpServers.server.with.dots/and slashes.autoApprove is not used by cortex (ignored)`,
@@ -123,7 +123,7 @@ describe('readProfileServers', () => {
     expect(specs.map((s) => s.id)).toEqual(['ok', 'm']);
     expect(specs[1]).toMatchObject({ command: process.execPath, env: OWN.math, cwd: '/p' });
     expect(disabled).toEqual([
-      { id: 'both', kind: 'broken', reason: '/p/config/profiles.yaml:6: mcp_servers.1.command: give exactly one of `command` (with `args`) or `script` (a .js file run with this Node)' },
+      { id: 'both', kind: 'broken', reason: '/p/config/profiles.yaml:6: mcp_servers.1.command: give exactly one of `command` (with `args`) or `script` (a .js file run with this Node)', source: '/p/config/profiles.yaml:4' },
     ]);
   });
 });
