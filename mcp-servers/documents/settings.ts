@@ -4,6 +4,7 @@ import type { ModelConfig } from '../../src/config/models.js';
 import { ConfigError } from '../../src/errors.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { ChunkingMode } from '../../src/rag/chunk/chunk-document.js';
+import { MAX_VECTOR_WEIGHT } from '../../src/rag/embed/embedder.js';
 import { VISION_CALL_MAX_RETRIES, VISION_CALL_TIMEOUT_MS } from '../../src/rag/vision/image-limits.js';
 
 /** Request timeout of the semantic-chunking LLM (a local model on a CPU is slow). */
@@ -31,9 +32,6 @@ export interface DocumentsSettings {
   /** CORTEX_BLOCK_PRIVATE_NETWORK: true (default) refuses private and loopback addresses in web fetches (profiles.yaml security.block_private_network). */
   blockPrivateNetwork: boolean;
 }
-
-/** Largest fusion weight accepted (as in profiles.yaml rag.vector_weight). */
-export const MAX_VECTOR_WEIGHT = 10;
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);

@@ -11,7 +11,7 @@ import type { Output } from './output.js';
 const LABELS = { vector: 'vector', bm25: 'BM25', hybrid: 'fused' } as const;
 
 /** The figures as a fixed-width table, one row per retriever. */
-export function formatEvaluation(dir: string, result: CollectionEvaluation): string[] {
+function formatEvaluation(dir: string, result: CollectionEvaluation): string[] {
   const cell = (x: number) => x.toFixed(3).padStart(8);
   const lines = [
     `${dir}: ${result.documents} documents (${result.chunks} chunks), ${result.queries} judged queries; embedder ${result.embedder}, vector weight ${result.vectorWeight}`,

@@ -31,7 +31,7 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
 }
 
 /** Parses `--args`: a JSON object of tool name → arguments object. */
-export function parseCheckArgs(text: string | undefined): Record<string, Record<string, unknown>> {
+function parseCheckArgs(text: string | undefined): Record<string, Record<string, unknown>> {
   if (text === undefined) return {};
   let value: unknown;
   try {

@@ -1,5 +1,6 @@
 // Schema of config/profiles.yaml: the agent, its strategy, sandbox limits, paths and MCP servers.
 import { z } from 'zod';
+import { MAX_VECTOR_WEIGHT } from '../rag/embed/embedder.js';
 import { parseConfigText } from './parse.js';
 
 // Limits are finite, bounded integers: YAML's `.inf` would otherwise silently lift a cap.
@@ -68,7 +69,7 @@ export const ProfileSchema = z.strictObject({
        * Weight of the vector ranking in the fused search, BM25's being 1 (0: BM25 alone). Absent: the embedder's own
        * (0 for builtin, 1 for an embedding model); `cortex eval-retrieval` measures a value on your own data.
        */
-      vector_weight: z.number().min(0).max(10).optional(),
+      vector_weight: z.number().min(0).max(MAX_VECTOR_WEIGHT).optional(),
     })
     .prefault({}),
   security: z

@@ -60,7 +60,7 @@ export function withApproval(caller: ToolCaller, approve: ApproveTool): ToolCall
 }
 
 /** The question shown to the user for one call. */
-export function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>): string {
+function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>): string {
   const json = JSON.stringify(args) ?? '{}';
   const preview = json.length > MAX_ARGS_PREVIEW_CHARS ? `${json.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…` : json;
   const what = tool.annotations?.destructiveHint === false ? 'It may change data.' : 'It may change or delete data.';

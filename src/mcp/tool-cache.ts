@@ -27,7 +27,7 @@ interface CacheFile {
 }
 
 /** The cache key: how the server is started (transport, command, args, url, cwd), never its env (secrets). */
-export function cacheKey(spec: ServerSpec): string {
+function cacheKey(spec: ServerSpec): string {
   const how = [spec.transport ?? 'stdio', spec.command, spec.args, spec.url ?? '', spec.cwd];
   return createHash('sha256').update(JSON.stringify(how)).digest('hex').slice(0, 32);
 }

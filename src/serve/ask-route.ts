@@ -20,7 +20,7 @@ const AskBodySchema = z.strictObject({
 });
 
 /** The SSE data of an event: the event itself, except `result`, whose data is exactly `cortex ask --json`'s object. */
-export function eventData(event: AgentEvent): unknown {
+function eventData(event: AgentEvent): unknown {
   return event.type === 'result' ? resultJson(event.result) : event;
 }
 

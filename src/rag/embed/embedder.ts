@@ -29,6 +29,9 @@ export const DEFAULT_RELEVANCE_FLOOR = 0.5;
  */
 export const DEFAULT_VECTOR_WEIGHT = 1;
 
+/** Largest fusion weight accepted (profiles.yaml `rag.vector_weight`, the documents server's CORTEX_VECTOR_WEIGHT). */
+export const MAX_VECTOR_WEIGHT = 10;
+
 /** Scales `vector` to unit length in place (a zero vector stays zero) and returns it. */
 export function normaliseVector(vector: Float32Array): Float32Array {
   let sum = 0;
