@@ -181,7 +181,7 @@ export function createDocumentLibrary({
     folderStamps = new Map(folders.map((folder) => [folder, stampOf(folder)]));
     watchFolders(folders);
     try {
-      summary = await indexDocuments({ documentsDir, indexDir, embedder, extractor, chunking, llm });
+      summary = await indexDocuments({ documentsDir, indexDir, embedder, extractor, chunking, llm, ...(vectorWeight === undefined ? {} : { vectorWeight }) });
       if (summary.changed || summary.messages.length > 0 || summary.failed.length > 0) {
         log(
           `indexed ${documentsDir}: ${summary.added} added, ${summary.updated} updated, ${summary.removed} removed, ${summary.skipped} unchanged, ` +

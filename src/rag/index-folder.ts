@@ -49,12 +49,13 @@ export async function indexFolder(options: IndexFolderOptions): Promise<IndexSum
 }
 
 /** The settings of {@link indexOptionsForProfile}. */
-export type ProfileIndexOptions = Required<Pick<IndexFolderOptions, 'documentsDir' | 'indexDir' | 'embedder' | 'chunking' | 'lockWaitMs' | 'allowPrivateAddresses'>> & {
-  captioner: ImageCaptioner | null;
-};
+export type ProfileIndexOptions = Required<Pick<IndexFolderOptions, 'documentsDir' | 'indexDir' | 'embedder' | 'chunking' | 'lockWaitMs' | 'allowPrivateAddresses'>> &
+  Pick<IndexFolderOptions, 'vectorWeight'> & {
+    captioner: ImageCaptioner | null;
+  };
 
 /**
- * How the profile says to index, for every indexer a user starts: folders, embedder, image reader, chunking,
+ * How the profile says to index, for every indexer a user starts: folders, embedder, image reader, chunking, vector weight,
  * the private-network rule for `.url` files, and a lock wait of INDEX_LOCK_WAIT_MS.
  * @throws ConfigError for an unknown embedding or vision key; LLM errors from the embedder's probe.
  */
@@ -65,6 +66,7 @@ export async function indexOptionsForProfile(config: LoadedConfig, env: NodeJS.P
     embedder: await embedderForProfile(config.profile.llm.embedding, config.models.models, env),
     captioner: await selectCaptioner(visionModel(config.profile, config.models, config.profileFile, config.modelsFile), env),
     chunking: config.profile.rag.chunking,
+    ...(config.profile.rag.vector_weight === undefined ? {} : { vectorWeight: config.profile.rag.vector_weight }),
     lockWaitMs: INDEX_LOCK_WAIT_MS,
     allowPrivateAddresses: !config.profile.security.block_private_network,
   };

@@ -12,7 +12,7 @@ import { IndexLockedError } from '../../src/rag/errors.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexProgress } from '../../src/rag/index/index-documents.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from '../../src/rag/index/index-lock.js';
 import { readIndexStore } from '../../src/rag/index/index-store.js';
-import { bm25Search } from '../../src/rag/search/retrievers.js';
+import { bm25Search, vectorSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
 import { FakeExtractor } from './fake-extractor.js';
 import { makeTempFolders, type TempFolders } from './temp-folders.js';
@@ -117,13 +117,13 @@ describe('indexDocuments', () => {
   });
 
   it('keeps the vectors of unchanged files bit for bit when another file changes', async () => {
-    await run();
+    await run({ vectorWeight: 1 });
     const before = (await loadSearchIndex(folders.indexDir))!;
-    const oxygenBefore = before.faiss!.search(Array.from((await embedder.embed(['oxygen']))[0]!), 3);
+    const oxygenBefore = (await before.vectorIndex(embedder)).search(Array.from((await embedder.embed(['oxygen']))[0]!), 3);
     await rm(join(folders.documentsDir, 'tesla.md'));
-    await run();
+    await run({ vectorWeight: 1 });
     const after = (await loadSearchIndex(folders.indexDir))!;
-    const oxygenAfter = after.faiss!.search(Array.from((await embedder.embed(['oxygen']))[0]!), 2);
+    const oxygenAfter = (await after.vectorIndex(embedder)).search(Array.from((await embedder.embed(['oxygen']))[0]!), 2);
     const rowBefore = before.chunks.findIndex((c) => c.doc === 'oxygen.txt');
     const rowAfter = after.chunks.findIndex((c) => c.doc === 'oxygen.txt');
     expect(oxygenAfter.distances[oxygenAfter.labels.indexOf(rowAfter)]).toBe(oxygenBefore.distances[oxygenBefore.labels.indexOf(rowBefore)]);
@@ -170,14 +170,14 @@ describe('indexDocuments', () => {
   });
 
   it('rebuilds an index whose index.bin disagrees with its metadata', async () => {
-    await run();
+    await run({ vectorWeight: 1 });
     const oldBin = await readFile(join(folders.indexDir, 'index.bin'));
     await rm(join(folders.documentsDir, 'oxygen.txt'));
-    await run();
+    await run({ vectorWeight: 1 });
     // A crash that left the previous generation's index.bin beside the new metadata.
     await writeFile(join(folders.indexDir, 'index.bin'), oldBin);
     expect(await readIndexStore(folders.indexDir)).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/checksum/) });
-    const summary = await run();
+    const summary = await run({ vectorWeight: 1 });
     expect(summary).toMatchObject({ rebuilt: true, added: 2, chunks: 2 });
   });
 
@@ -263,7 +263,48 @@ describe('indexDocuments', () => {
     expect(summary).toMatchObject({ removed: 3, chunks: 0 });
     const index = await loadSearchIndex(folders.indexDir);
     expect(index?.chunks).toEqual([]);
-    expect(index?.faiss).toBeNull();
+    expect(await vectorSearch(index!, embedder, 'oxygen', 5)).toEqual([]);
+  });
+
+  it('stores no vectors of the built-in embedder while the fused search gives them no weight; a vector search computes them', async () => {
+    const summary = await run();
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status === 'ok' && result.store.vectorsStored).toBe(false);
+    expect(summary.chunks).toBe(3);
+    // index.bin is the 45-byte header of an empty flat index.
+    expect((await stat(join(folders.indexDir, 'index.bin'))).size).toBeLessThan(100);
+    const stored = join(folders.root, 'stored-index');
+    await run({ indexDir: stored, vectorWeight: 1 });
+    expect((await stat(join(stored, 'index.bin'))).size).toBeGreaterThan(3 * 256 * 4);
+    const onDemand = await vectorSearch((await loadSearchIndex(folders.indexDir))!, embedder, 'oxygen atomic number', 3);
+    expect(onDemand[0]?.doc).toBe('oxygen.txt');
+    expect(onDemand).toEqual(await vectorSearch((await loadSearchIndex(stored))!, embedder, 'oxygen atomic number', 3));
+  });
+
+  it('stores the vectors of a model embedder even at weight 0: computing them again would ask the model', async () => {
+    const model: Embedder = { id: 'fake:model', dimension: 256, vectorWeight: 0, embed: (texts) => embedder.embed(texts) };
+    await run({ embedder: model });
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status === 'ok' && result.store.vectorsStored).toBe(true);
+  });
+
+  it('computes the vectors of indexed chunks, without extracting again, when the vector weight is raised; drops them when it is 0 again', async () => {
+    await run();
+    extractor.calls.length = 0;
+    const raised = await run({ vectorWeight: 0.5 });
+    expect(raised).toMatchObject({ changed: true, added: 0, generation: 2 });
+    expect(raised.messages).toContain('the fused search now uses vectors; computing them for the 3 chunks already indexed');
+    expect(extractor.calls).toEqual([]);
+    const index = (await loadSearchIndex(folders.indexDir))!;
+    const [oxygen] = await vectorSearch(index, embedder, 'Oxygen is a chemical element with symbol O and atomic number 8.', 1);
+    expect(oxygen).toMatchObject({ doc: 'oxygen.txt' });
+    expect(oxygen!.score).toBeCloseTo(1, 5);
+    const lowered = await run({ vectorWeight: 0 });
+    expect(lowered).toMatchObject({ changed: true, generation: 3 });
+    const result = await readIndexStore(folders.indexDir);
+    expect(result.status === 'ok' && result.store.vectorsStored).toBe(false);
+    expect(extractor.calls).toEqual([]);
+    expect(await run({ vectorWeight: 0 })).toMatchObject({ changed: false });
   });
 });
 

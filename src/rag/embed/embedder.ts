@@ -16,6 +16,11 @@ export interface Embedder {
    * Default {@link DEFAULT_VECTOR_WEIGHT} when absent.
    */
   readonly vectorWeight?: number;
+  /**
+   * True when vectors are computed in this process with no model, cheaply enough to compute again: an index built
+   * with it stores no vectors while the fused search gives them no weight, and a vector search computes them then.
+   */
+  readonly inProcess?: boolean;
   /** One vector per text, in order. May throw (network, model missing): callers report it per file. */
   embed(texts: string[]): Promise<Float32Array[] | number[][]>;
 }

@@ -242,6 +242,7 @@ export function createLexicalEmbedder({ dimension = DEFAULT_LEXICAL_DIMENSION }:
     dimension,
     relevanceFloor: LEXICAL_RELEVANCE_FLOOR,
     vectorWeight: LEXICAL_VECTOR_WEIGHT,
+    inProcess: true,
     embed: async (texts) => texts.map(embedOne),
   };
 }

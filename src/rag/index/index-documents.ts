@@ -9,6 +9,7 @@ import { DocumentsFolderError } from '../errors.js';
 import { canHoldImages } from '../extract/formats.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from '../types.js';
 import { buildBm25Data } from '../search/bm25.js';
+import { storesVectors } from '../search/retrievers.js';
 import { terms } from '../text/tokenize.js';
 import { decodeFlatIndex } from './flat-index-file.js';
 import type { ChunkRecord, DocEntry } from './index-files.js';
@@ -44,6 +45,11 @@ export interface IndexDocumentsOptions {
   /** Chunk size and overlap, in characters. Defaults 1,000 and 150. */
   maxChars?: number;
   overlapChars?: number;
+  /**
+   * The fused search's vector weight (profile `rag.vector_weight`); default the embedder's own. With an in-process
+   * embedder and weight 0 no vectors are computed or stored: searches that want them compute them.
+   */
+  vectorWeight?: number;
 }
 
 /** What a run did. Counts are files; `chunks` is the total in the index afterwards. */
@@ -97,6 +103,7 @@ export async function indexDocuments({
   extractionLimits,
   maxChars,
   overlapChars,
+  vectorWeight,
 }: IndexDocumentsOptions): Promise<IndexSummary> {
   const started = performance.now();
   const messages: string[] = [];
@@ -106,6 +113,7 @@ export async function indexDocuments({
   };
   const limits: ExtractionLimits = { ...DEFAULT_EXTRACTION_LIMITS, ...extractionLimits };
   const chunker = chunkerId({ chunking, maxChars, overlapChars });
+  const storeVectors = storesVectors(embedder, vectorWeight);
   const lock = await acquireIndexLock(indexDir, { waitMs: lockWaitMs });
   try {
     const leftovers = await removeStaleTempFiles(indexDir);
@@ -204,9 +212,9 @@ export async function indexDocuments({
         report('failed', 0, reason);
         continue;
       }
-      let vectors: Float32Array[];
+      let vectors: Float32Array[] = [];
       try {
-        vectors = await embedTexts(embedder, chunks.map((c) => c.text));
+        if (storeVectors) vectors = await embedTexts(embedder, chunks.map((c) => c.text));
       } catch (err) {
         // Not cached: the model may be back next run. The file's previous chunks, if any, stay until then.
         const reason = `embedding failed: ${errorMessage(err)}`;
@@ -219,7 +227,7 @@ export async function indexDocuments({
       const records = chunks.map((chunk, i) => ({ doc: file.rel, chunk_id: `${file.rel}#${i}`, page: Math.max(1, Math.floor(chunk.page) || 1), format: extraction.format, chunk: chunk.text }));
       newChunks.push(...records);
       newVectors.push(...vectors);
-      // Right after embedding, while the tokeniser still remembers these texts' words.
+      // Right after embedding, while the tokeniser still remembers these texts' words (if they were embedded).
       for (const record of records) newTerms.push(terms(record.chunk));
       files[file.rel] = { ...entryBase, format: extraction.format, title: extraction.title, chunk_ids: records.map((r) => r.chunk_id) };
       dropped.add(file.rel);
@@ -232,26 +240,27 @@ export async function indexDocuments({
     const oldChunks = store?.chunks ?? [];
     const keep = oldChunks.map((chunk) => !dropped.has(chunk.doc));
     const keptCount = keep.filter(Boolean).length;
-    // New generation when anything but refreshed mtimes changed: chunks, or the set of files and their failures.
-    const contentChanged = store === null || dropped.size > 0 || Object.keys(files).length !== Object.keys(previous).length;
+    // New generation when anything but refreshed mtimes changed: chunks, the set of files and their failures, or whether vectors are stored.
+    const contentChanged =
+      store === null || dropped.size > 0 || Object.keys(files).length !== Object.keys(previous).length || store.vectorsStored !== storeVectors;
     // A rebuild continues the old numbering: generations only grow while the files stay readable.
     let generation = existing.status === 'ok' ? existing.store.generation : 0;
     const totalChunks = keptCount + newChunks.length;
     if (contentChanged) {
       onProgress?.({ phase: 'saving', chunks: totalChunks });
       const dimension = embedder.dimension;
-      const vectors = new Float32Array(totalChunks * dimension);
-      const chunksOut: ChunkRecord[] = [];
-      if (store && keptCount > 0) {
+      const kept = oldChunks.filter((_, row) => keep[row]);
+      const vectors = storeVectors ? new Float32Array(totalChunks * dimension) : null;
+      if (vectors && store?.vectorsStored && kept.length > 0) {
         const old = decodeFlatIndex(store.indexBytes).vectors;
-        oldChunks.forEach((chunk, row) => {
-          if (!keep[row]) return;
-          vectors.set(old.subarray(row * dimension, (row + 1) * dimension), chunksOut.length * dimension);
-          chunksOut.push(chunk);
-        });
+        let out = 0;
+        keep.forEach((isKept, row) => isKept && vectors.set(old.subarray(row * dimension, (row + 1) * dimension), out++ * dimension));
+      } else if (vectors && kept.length > 0) {
+        say(`the fused search now uses vectors; computing them for the ${kept.length} chunks already indexed`);
+        (await embedTexts(embedder, kept.map((c) => c.chunk))).forEach((vector, row) => vectors.set(vector, row * dimension));
       }
-      newVectors.forEach((vector, i) => vectors.set(vector, (chunksOut.length + i) * dimension));
-      chunksOut.push(...newChunks);
+      newVectors.forEach((vector, i) => vectors?.set(vector, (kept.length + i) * dimension));
+      const chunksOut = [...kept, ...newChunks];
       generation += 1;
       // Kept chunks' postings carry over from bm25.bin (tokenised again only when it was missing or stale).
       const base = store && keptCount > 0 ? { data: savedBm25(store) ?? buildBm25Data(oldChunks.map((c) => terms(c.chunk))), keep: (row: number) => keep[row]! } : undefined;

@@ -1,7 +1,7 @@
 // The on-disk shape of faiss_index/: index.bin (faiss IndexFlatIP), metadata.json (one record per vector), doc_index_cache.json.
 import { z } from 'zod';
 
-/** The faiss index: IndexFlatIP over L2-normalised vectors, so its scores are cosine similarities. */
+/** The faiss index: IndexFlatIP over L2-normalised vectors, so its scores are cosine similarities (empty when vectors are on demand). */
 export const INDEX_FILE = 'index.bin';
 /** One record per vector, in vector order, plus the model, dimension, generation and index.bin's SHA-256. Written last. */
 export const METADATA_FILE = 'metadata.json';
@@ -33,6 +33,8 @@ export const MetadataFileSchema = z.object({
   chunker: z.string().min(1),
   count: z.number().int().min(0),
   index_sha256: z.string().regex(/^[0-9a-f]{64}$/u),
+  /** 'on_demand': index.bin holds no vectors (an in-process embedder's, unused by the fused search); absent: stored. */
+  vectors: z.literal('on_demand').optional(),
   updated_at: z.string(),
   chunks: z.array(ChunkRecordSchema),
 });

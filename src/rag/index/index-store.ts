@@ -25,10 +25,12 @@ export interface IndexStore {
   model: string;
   dimension: number;
   chunker: string;
-  /** One record per vector, in vector order. */
+  /** One record per chunk, in vector order. */
   chunks: ChunkRecord[];
-  /** index.bin's bytes as read (searchers hand them to faiss). */
+  /** index.bin's bytes as read (searchers hand them to faiss); it holds no vectors when `vectorsStored` is false. */
   indexBytes: Buffer;
+  /** False when the vectors are computed on demand (metadata.json `vectors: on_demand`). */
+  vectorsStored: boolean;
   files: Record<string, DocEntry>;
   /** bm25.bin's bytes as read, decoded only by those who use them ({@link savedBm25}); null when missing. */
   bm25Bytes: Buffer | null;
@@ -73,8 +75,10 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer,
   if (sha256(indexBytes) !== meta.index_sha256) throw new Error(`${INDEX_FILE} is not the file ${METADATA_FILE} describes (checksum differs)`);
   const header = readFlatIndexHeader(indexBytes);
   if (header.dimension !== meta.dimension) throw new Error(`${INDEX_FILE} holds ${header.dimension}-dimensional vectors, ${METADATA_FILE} says ${meta.dimension}`);
-  if (header.count !== meta.count || meta.chunks.length !== meta.count) {
-    throw new Error(`${INDEX_FILE} holds ${header.count} vectors but ${METADATA_FILE} describes ${meta.chunks.length}`);
+  const vectorsStored = meta.vectors !== 'on_demand';
+  if (meta.chunks.length !== meta.count) throw new Error(`${METADATA_FILE} counts ${meta.count} chunks but lists ${meta.chunks.length}`);
+  if (header.count !== (vectorsStored ? meta.count : 0)) {
+    throw new Error(`${INDEX_FILE} holds ${header.count} vectors but ${METADATA_FILE} describes ${vectorsStored ? meta.count : 'none (on demand)'}`);
   }
   if (files.generation !== meta.generation) throw new Error(`${DOC_CACHE_FILE} is from generation ${files.generation}, ${METADATA_FILE} from ${meta.generation}`);
   if (files.model !== meta.model || files.chunker !== meta.chunker) throw new Error(`${DOC_CACHE_FILE} and ${METADATA_FILE} name different models or chunkers`);
@@ -96,6 +100,7 @@ function validate(indexBytes: Buffer, metadataBytes: Buffer, cacheBytes: Buffer,
     chunker: meta.chunker,
     chunks: meta.chunks,
     indexBytes,
+    vectorsStored,
     files: files.files,
     bm25Bytes,
   };
@@ -130,14 +135,17 @@ export async function readIndexStore(indexDir: string): Promise<ReadIndexResult>
   }
 }
 
-/** What {@link writeIndexStore} writes; `vectors` is row-major, chunks.length × dimension floats, unit length. */
+/**
+ * What {@link writeIndexStore} writes; `vectors` is row-major, chunks.length × dimension floats, unit length, or
+ * null when they are computed on demand (index.bin then holds none).
+ */
 export interface IndexStoreData {
   generation: number;
   model: string;
   dimension: number;
   chunker: string;
   chunks: ChunkRecord[];
-  vectors: Float32Array;
+  vectors: Float32Array | null;
   files: Record<string, DocEntry>;
   /** BM25 postings of `chunks`, saved as bm25.bin. */
   bm25: Bm25Data;
@@ -155,6 +163,7 @@ function metadataText(data: IndexStoreData, indexSha: string): string {
     chunker: data.chunker,
     count: data.chunks.length,
     index_sha256: indexSha,
+    ...(data.vectors ? {} : { vectors: 'on_demand' }),
     updated_at: new Date().toISOString(),
   };
   const lines = data.chunks.map((chunk) => JSON.stringify(chunk));
@@ -172,16 +181,17 @@ function cacheText(data: Pick<IndexStoreData, 'generation' | 'model' | 'chunker'
  * next indexer rebuilds rather than trusting them. The caller holds the index lock.
  */
 export async function writeIndexStore(indexDir: string, data: IndexStoreData): Promise<void> {
-  if (data.vectors.length !== data.chunks.length * data.dimension) {
-    throw new RangeError(`${data.chunks.length} chunks need ${data.chunks.length * data.dimension} floats, got ${data.vectors.length}`);
+  const { vectors } = data;
+  if (vectors && vectors.length !== data.chunks.length * data.dimension) {
+    throw new RangeError(`${data.chunks.length} chunks need ${data.chunks.length * data.dimension} floats, got ${vectors.length}`);
   }
   assertEncoderMatchesFaiss();
   await mkdir(indexDir, { recursive: true });
-  const indexBytes = encodeFlatIndex(data.dimension, data.vectors);
+  const indexBytes = encodeFlatIndex(data.dimension, vectors ?? new Float32Array(0));
   await writeFileAtomic(join(indexDir, INDEX_FILE), indexBytes);
   await writeFileAtomic(join(indexDir, BM25_FILE), encodeBm25File(data.generation, data.bm25));
   // Other indexes search exactly; an ann.bin left from an earlier one names an older generation and is ignored.
-  if (wantsAnnIndex(data.chunks.length, data.model)) await writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, data.vectors));
+  if (vectors && wantsAnnIndex(data.chunks.length, data.model)) await writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, vectors));
   await writeFileAtomic(join(indexDir, DOC_CACHE_FILE), cacheText(data));
   await writeFileAtomic(join(indexDir, METADATA_FILE), metadataText(data, sha256(indexBytes)));
 }

@@ -33,13 +33,14 @@ function hit(index: SearchIndex, row: number, score: number): SearchHit {
 }
 
 async function rankByVector(index: SearchIndex, embedder: Embedder, query: string, k: number, exact = false): Promise<Array<{ row: number; score: number }>> {
-  if (!index.faiss || k <= 0) return [];
+  if (index.chunks.length === 0 || k <= 0) return [];
   if (embedder.id !== index.model || embedder.dimension !== index.dimension) {
     throw new EmbeddingError(embedder.id, `cannot search an index built with ${index.model} (${index.dimension} dimensions)`);
   }
+  const faiss = await index.vectorIndex(embedder);
   const [vector] = await embedTexts(embedder, [query]);
   // The approximate index when the index is large (an IVF search visits a quarter of the cells), else exact.
-  const { distances, labels } = (exact ? index.faiss : (index.ann ?? index.faiss)).search(Array.from(vector!), Math.min(k, index.chunks.length));
+  const { distances, labels } = (exact ? faiss : (index.ann ?? faiss)).search(Array.from(vector!), Math.min(k, index.chunks.length));
   const ranked: Array<{ row: number; score: number }> = [];
   labels.forEach((row, i) => {
     if (row >= 0) ranked.push({ row, score: distances[i]! });
@@ -63,6 +64,14 @@ export function bm25Search(index: SearchIndex, query: string, k: number): Search
 /** The vector list's weight in the fusion (BM25's is 1): the profile's `rag.vector_weight`, else the embedder's own. */
 export function vectorWeightOf(embedder: Embedder, override?: number): number {
   return override ?? embedder.vectorWeight ?? DEFAULT_VECTOR_WEIGHT;
+}
+
+/**
+ * Whether an index built by `embedder` stores its vectors: always for a model's (computing them again means asking the
+ * model), for an in-process embedder only when the fused search uses them (weight above 0).
+ */
+export function storesVectors(embedder: Embedder, vectorWeight?: number): boolean {
+  return !embedder.inProcess || vectorWeightOf(embedder, vectorWeight) > 0;
 }
 
 /**

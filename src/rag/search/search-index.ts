@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { CortexError } from '../../errors.js';
 import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
 import { ANN_FILE, type AnnIndex, decodeAnnFile, wantsAnnIndex } from '../index/ann-index.js';
+import type { Embedder } from '../embed/embedder.js';
+import { embedTexts } from '../embed/embed-texts.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import { readIndexStore, readOptional, savedBm25 } from '../index/index-store.js';
 import { bm25FromData, buildBm25Index, type Bm25Data, type Bm25Index } from './bm25.js';
@@ -23,8 +25,11 @@ export interface SearchIndex {
   readonly model: string;
   readonly dimension: number;
   readonly chunks: readonly ChunkRecord[];
-  /** null when the index is empty (faiss refuses k > ntotal, so an empty index is never searched). */
-  readonly faiss: FaissIndex | null;
+  /**
+   * The exact vector index. An index stored without vectors (an in-process embedder's, see Embedder.inProcess) has
+   * them computed with `embedder` on first use and kept. Only call it for a non-empty index and the index's embedder.
+   */
+  vectorIndex(embedder: Embedder): Promise<FaissIndex>;
   /** The approximate (IVF) index of a large index, searched instead of `faiss`; null: exact search. */
   readonly ann: AnnIndex | null;
   bm25(): Bm25Index;
@@ -42,17 +47,40 @@ function makeSearchIndex(
   ann: AnnIndex | null = null,
 ): SearchIndex {
   let bm25: Bm25Index | null = null;
+  let computed: Promise<FaissIndex> | null = null;
+  const compute = (embedder: Embedder): Promise<FaissIndex> => {
+    if (!computed) {
+      computed = computeVectorIndex(chunks, embedder, dimension);
+      // A failed computation is tried again by the next search.
+      computed.catch(() => (computed = null));
+    }
+    return computed;
+  };
   return {
     generation,
     model,
     dimension,
     chunks,
-    faiss,
+    vectorIndex: (embedder) => (faiss ? Promise.resolve(faiss) : compute(embedder)),
     ann,
     documents: new Set(chunks.map((c) => c.doc)).size,
     bm25: () => (bm25 ??= saved ? bm25FromData(saved) : buildBm25Index(chunks.map((c) => c.chunk))),
   };
 }
+
+/** An exact index over the chunks' vectors computed now, for an index stored without them. */
+async function computeVectorIndex(chunks: readonly ChunkRecord[], embedder: Embedder, dimension: number): Promise<FaissIndex> {
+  const vectors = new Float32Array(chunks.length * dimension);
+  // Slice by slice, so only one slice's vectors exist twice.
+  for (let start = 0; start < chunks.length; start += COMPUTE_SLICE_CHUNKS) {
+    const slice = chunks.slice(start, start + COMPUTE_SLICE_CHUNKS).map((c) => c.chunk);
+    (await embedTexts(embedder, slice)).forEach((vector, i) => vectors.set(vector, (start + i) * dimension));
+  }
+  return loadFaissIndex(encodeFlatIndex(dimension, vectors));
+}
+
+/** Chunks embedded at a time when vectors are computed on demand. */
+const COMPUTE_SLICE_CHUNKS = 1_024;
 
 /**
  * Loads the index in `indexDir` for searching; null when there is none yet.
@@ -64,7 +92,7 @@ export async function loadSearchIndex(indexDir: string): Promise<SearchIndex | n
   if (result.status === 'invalid') throw new IndexUnusableError(indexDir, result.reason);
   const { store } = result;
   let faiss: FaissIndex | null = null;
-  if (store.chunks.length > 0) {
+  if (store.chunks.length > 0 && store.vectorsStored) {
     try {
       faiss = loadFaissIndex(store.indexBytes);
     } catch (err) {
