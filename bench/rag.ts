@@ -97,6 +97,8 @@ async function indexingFigures(words: string[]): Promise<Figure[]> {
     const bytes = await generateCorpus(documentsDir, words);
     const first = await indexDocuments({ documentsDir, indexDir, embedder, extractor });
     const seconds = first.ms / 1000;
+    // The same corpus with the built-in vectors computed and stored (profile rag.vector_weight above 0).
+    const withVectors = await indexDocuments({ documentsDir, indexDir: join(root, 'faiss_index_vectors'), embedder, extractor, vectorWeight: 1 });
     const reruns: number[] = [];
     for (let i = 0; i < REINDEX_RUNS; i++) reruns.push((await indexDocuments({ documentsDir, indexDir, embedder, extractor })).ms);
     // One file gone: its rows leave, every kept vector is copied into a new index.bin (faiss-node cannot remove in place).
@@ -109,8 +111,9 @@ async function indexingFigures(words: string[]): Promise<Figure[]> {
     const note = `${CORPUS_DOCUMENTS} generated markdown files, ${round(bytes / 2 ** 20)} MiB, ${first.chunks} chunks, built-in embedder, real extractor`;
     return [
       { bench: 'rag', name: 'index a new corpus', value: round(first.ms), unit: 'ms', note },
-      { bench: 'rag', name: 'indexing throughput', value: round(bytes / 2 ** 20 / seconds), unit: 'MiB/s', note },
+      withTarget({ bench: 'rag', name: 'indexing throughput', value: round(bytes / 2 ** 20 / seconds), unit: 'MiB/s', note }, { min: 5 }),
       { bench: 'rag', name: 'indexing throughput', value: round(first.chunks / seconds), unit: 'chunks/s', note },
+      { bench: 'rag', name: 'indexing throughput, vectors stored', value: round(bytes / 2 ** 20 / (withVectors.ms / 1000)), unit: 'MiB/s', note: `${note}, rag.vector_weight 1` },
       withTarget({ bench: 'rag', name: 're-index, nothing changed', value: round(median(reruns)), unit: 'ms', runs: REINDEX_RUNS, note: `${CORPUS_DOCUMENTS} files, size and mtime unchanged` }, { max: 500 }),
       { bench: 'rag', name: 're-index, every file touched', value: round(touched.ms), unit: 'ms', note: `every file re-hashed, ${touched.skipped} found unchanged` },
       { bench: 'rag', name: 're-index, one file deleted', value: round(removal.ms), unit: 'ms', note: `${removal.chunks} chunks kept and rewritten` },
@@ -123,9 +126,10 @@ async function indexingFigures(words: string[]): Promise<Figure[]> {
 
 /**
  * A documents folder of `size` chunks (ten ~1,000-character chunks per markdown file) and its index written directly
- * (vectors from the built-in embedder, BM25 postings, a doc cache matching the files), so the server finds it current.
+ * as the indexer writes it for the built-in embedder (no vectors, BM25 postings, a doc cache matching the files), so
+ * the server finds it current.
  */
-async function writeLargeIndex(root: string, size: number, chunksAll: ChunkRecord[], vectorsAll: Float32Array, embedderId: string, dimension: number): Promise<{ documentsDir: string; indexDir: string }> {
+async function writeLargeIndex(root: string, size: number, chunksAll: ChunkRecord[], embedderId: string, dimension: number): Promise<{ documentsDir: string; indexDir: string }> {
   const documentsDir = join(root, 'documents');
   const indexDir = join(root, 'faiss_index');
   const chunks = chunksAll.slice(0, size);
@@ -142,7 +146,7 @@ async function writeLargeIndex(root: string, size: number, chunksAll: ChunkRecor
     files[doc] = { hash: 'bench', size: Buffer.byteLength(body), mtime_ms: statSync(path).mtimeMs, indexed_at_ms: Date.now(), model: embedderId, format: 'md', title: null, chunk_ids: chunks.slice(start, start + CHUNKS_PER_FILE).map((c) => c.chunk_id) };
   }
   const bm25 = buildBm25Data(chunks.map((c) => terms(c.chunk)));
-  await writeIndexStore(indexDir, { generation: 1, model: embedderId, dimension, chunker: chunkerId(), chunks, vectors: vectorsAll.subarray(0, size * dimension), files, bm25 });
+  await writeIndexStore(indexDir, { generation: 1, model: embedderId, dimension, chunker: chunkerId(), chunks, vectors: null, files, bm25 });
   return { documentsDir, indexDir };
 }
 
@@ -236,15 +240,18 @@ async function latencyFigures(words: string[]): Promise<Figure[]> {
   for (const size of LATENCY_SIZES) {
     const root = await mkdtemp(join(tmpdir(), 'cortex-bench-latency-'));
     try {
-      const { documentsDir, indexDir } = await writeLargeIndex(root, size, chunks, vectors, embedder.id, embedder.dimension);
+      const { documentsDir, indexDir } = await writeLargeIndex(root, size, chunks, embedder.id, embedder.dimension);
       const count = size.toLocaleString('en');
       let t = performance.now();
       const index = (await loadSearchIndex(indexDir))!;
       const loadMs = performance.now() - t;
       t = performance.now();
       index.bm25();
-      figures.push({ bench: 'rag', name: `index load, ${count} chunks`, value: round(loadMs), unit: 'ms', note: 'index.bin checksum, metadata, bm25.bin read' });
+      figures.push({ bench: 'rag', name: `index load, ${count} chunks`, value: round(loadMs), unit: 'ms', note: 'metadata, doc cache and bm25.bin read and checked; built-in vectors not stored' });
       figures.push({ bench: 'rag', name: `BM25 ready, ${count} chunks`, value: round(performance.now() - t), unit: 'ms', note: 'from the saved bm25.bin (was 10 s rebuilt from the texts at 100k)' });
+      t = performance.now();
+      await index.vectorIndex(embedder);
+      figures.push({ bench: 'rag', name: `vectors computed on demand, ${count} chunks`, value: round(performance.now() - t), unit: 'ms', note: 'first vector search of an index without stored vectors' });
       for (const retriever of ['hybrid', 'vector', 'bm25'] as const) {
         const times = await timeRuns(LATENCY_RUNS, async () => retrieve(retriever, index, embedder, queries[Math.floor(Math.random() * queries.length)]!, 5));
         figures.push({ bench: 'rag', name: `query latency, ${retriever === 'hybrid' ? 'fused' : retriever}, ${count} chunks`, value: round(median(times)), unit: 'ms', runs: times.length, note: 'in process, top 5, query embedding included' });
