@@ -176,7 +176,7 @@ function cacheText(data: Pick<IndexStoreData, 'generation' | 'model' | 'chunker'
 }
 
 /**
- * Writes the index: index.bin, bm25.bin, ann.bin (large indexes of embedding models), then doc_index_cache.json, then metadata.json, each atomically. metadata.json, written
+ * Writes the index: index.bin, bm25.bin, ann.bin (large indexes of embedding models) and doc_index_cache.json, then metadata.json, each atomically. metadata.json, written
  * last, names the generation and index.bin's SHA-256, so a crash between the writes leaves files that disagree and the
  * next indexer rebuilds rather than trusting them. The caller holds the index lock.
  */
@@ -188,11 +188,14 @@ export async function writeIndexStore(indexDir: string, data: IndexStoreData): P
   assertEncoderMatchesFaiss();
   await mkdir(indexDir, { recursive: true });
   const indexBytes = encodeFlatIndex(data.dimension, vectors ?? new Float32Array(0));
-  await writeFileAtomic(join(indexDir, INDEX_FILE), indexBytes);
-  await writeFileAtomic(join(indexDir, BM25_FILE), encodeBm25File(data.generation, data.bm25));
-  // Other indexes search exactly; an ann.bin left from an earlier one names an older generation and is ignored.
-  if (vectors && wantsAnnIndex(data.chunks.length, data.model)) await writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, vectors));
-  await writeFileAtomic(join(indexDir, DOC_CACHE_FILE), cacheText(data));
+  // At the same time, each flushed; only metadata.json, which names the others' generation and checksum, must come last.
+  await Promise.all([
+    writeFileAtomic(join(indexDir, INDEX_FILE), indexBytes),
+    writeFileAtomic(join(indexDir, BM25_FILE), encodeBm25File(data.generation, data.bm25)),
+    // Other indexes search exactly; an ann.bin left from an earlier one names an older generation and is ignored.
+    vectors && wantsAnnIndex(data.chunks.length, data.model) ? writeFileAtomic(join(indexDir, ANN_FILE), encodeAnnFile(data.generation, data.dimension, vectors)) : null,
+    writeFileAtomic(join(indexDir, DOC_CACHE_FILE), cacheText(data)),
+  ]);
   await writeFileAtomic(join(indexDir, METADATA_FILE), metadataText(data, sha256(indexBytes)));
 }
 
