@@ -9,11 +9,19 @@ import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { IndexLockedError } from '../../src/rag/errors.js';
-import { indexDocuments, type IndexDocumentsOptions, type IndexProgress } from '../../src/rag/index/index-documents.js';
+import {
+  EXTRACTION_LOOKAHEAD_BYTES,
+  EXTRACTION_LOOKAHEAD_FILES,
+  EXTRACTION_LOOKAHEAD_MIN_FILES,
+  indexDocuments,
+  type IndexDocumentsOptions,
+  type IndexProgress,
+} from '../../src/rag/index/index-documents.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from '../../src/rag/index/index-lock.js';
 import { readIndexStore } from '../../src/rag/index/index-store.js';
 import { bm25Search, vectorSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
+import type { ExtractionResult, Extractor } from '../../src/rag/types.js';
 import { FakeExtractor } from './fake-extractor.js';
 import { makeTempFolders, type TempFolders } from './temp-folders.js';
 
@@ -353,5 +361,43 @@ describe('a missing documents folder', () => {
     await run();
     await expect(run({ documentsDir: join(folders.root, 'no-such-folder') })).rejects.toThrow(/cannot read the documents folder .*no-such-folder: it does not exist/);
     expect(await docsInIndex()).toHaveLength(3);
+  });
+});
+
+describe('extractions in flight', () => {
+  /** An extractor that answers every file with one line a moment later, and counts the calls not yet answered. */
+  function countingExtractor(): { extractor: Extractor; most: () => number } {
+    let open = 0;
+    let most = 0;
+    const extractor: Extractor = {
+      async extract(): Promise<ExtractionResult> {
+        most = Math.max(most, ++open);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        open--;
+        return { ok: true, format: 'txt', title: null, pages: [{ page: 1, text: 'one line' }], warnings: [] };
+      },
+      close: async () => undefined,
+    };
+    return { extractor, most: () => most };
+  }
+
+  it('keeps up to EXTRACTION_LOOKAHEAD_FILES small files in flight, so the extractor can batch them', async () => {
+    for (let i = 0; i < 40; i++) await folders.write(`small/${i}.md`, `Small file ${i}.`);
+    const counting = countingExtractor();
+    const summary = await run({ extractor: counting.extractor });
+    expect(summary.added).toBe(43);
+    expect(counting.most()).toBe(EXTRACTION_LOOKAHEAD_FILES);
+  });
+
+  it('keeps only EXTRACTION_LOOKAHEAD_MIN_FILES big files in flight, bounding the bytes held', async () => {
+    // Four of them already pass the byte bound, so only the minimum is kept in flight.
+    const big = 'x'.repeat(1.5 * 2 ** 20);
+    expect(4 * big.length).toBeGreaterThan(EXTRACTION_LOOKAHEAD_BYTES);
+    for (let i = 0; i < 8; i++) await folders.write(`big/${i}.txt`, big);
+    await Promise.all(['tesla.md', 'oxygen.txt', 'notes/warsaw.html'].map((rel) => rm(join(folders.documentsDir, rel))));
+    const counting = countingExtractor();
+    const summary = await run({ extractor: counting.extractor });
+    expect(summary.added).toBe(8);
+    expect(counting.most()).toBe(EXTRACTION_LOOKAHEAD_MIN_FILES);
   });
 });

@@ -11,8 +11,18 @@ import { CAPTION_BUDGET_PER_FILE_MS } from '../vision/image-limits.js';
 import { type FileFormat, formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
 import type { FoundImage, LocalImageRef } from './image-placeholder.js';
 import { finishResult } from './parsed.js';
-import { MAX_LOCAL_IMAGE_BYTES, MAX_URL_FILE_BYTES, WORKER_HEAP_MB, WORKER_MAX_FILES, WORKER_RETIRE_HEAP_MB, resolveExtractionLimits } from './limits.js';
-import { ParseWorker } from './parse-worker.js';
+import {
+  BATCH_MAX_BYTES,
+  BATCH_MAX_FILES,
+  MAX_LOCAL_IMAGE_BYTES,
+  MAX_URL_FILE_BYTES,
+  WORKER_HEAP_MB,
+  WORKER_MAX_FILES,
+  WORKER_RETIRE_HEAP_MB,
+  resolveExtractionLimits,
+} from './limits.js';
+import { ParseWorker, type ParsedFile, type ParseJobOutcome } from './parse-worker.js';
+import type { ParseRequest } from './protocol.js';
 import { readResolved, resolveSafely, formatBytes } from './read-safely.js';
 import { createSafeFetch, type FetchUrl, type FetchedBody } from './safe-fetch.js';
 import { checkWebUrl, readUrlFile } from './url-file.js';
@@ -47,9 +57,9 @@ export interface ImageCaptionSettings {
 
 /**
  * Creates an Extractor for one documents folder (DESIGN §3.8). Files are extracted one at a time in a
- * worker thread with a capped heap; the worker is reused while healthy, terminated at a file's
- * deadline, and replaced after it dies, runs out of heap, grows big or has parsed WORKER_MAX_FILES.
- * extract() and extractUrl() never throw.
+ * worker thread with a capped heap (small text files already read go several to a message); the worker is
+ * reused while healthy, terminated at a file's deadline, and replaced after it dies, runs out of heap, grows
+ * big or has parsed WORKER_MAX_FILES. extract() and extractUrl() never throw.
  */
 export function createExtractor(options: CreateExtractorOptions): WorkerExtractor {
   return new WorkerExtractor(options);
@@ -75,6 +85,35 @@ interface ReadFile {
   sha256: string;
 }
 
+/** Plain text formats: no images, no fetches, parsed in a few milliseconds, so they can share a worker message. */
+type TextFormat = 'txt' | 'md' | 'csv' | 'json';
+const TEXT_FORMATS: ReadonlySet<FileFormat | null> = new Set<TextFormat>(['txt', 'md', 'csv', 'json']);
+
+/** One extract() or extractUrl() call waiting for its turn. */
+interface Job {
+  limits: ExtractionLimits;
+  /** Runs the call on its own, under a deadline counted from when it starts. */
+  alone(deadline: number): Promise<ExtractionResult>;
+  /** Only for a plain text file of the documents folder: its read, which a batch may take once it has finished. */
+  text?: WatchedRead;
+  settle(result: ExtractionResult): void;
+}
+
+/** A file's read, and its outcome once it has finished (a batch never waits for a read). */
+interface WatchedRead {
+  read: Promise<ReadFile | Failure>;
+  done?: ReadFile | Failure;
+}
+
+/** A plain text file of the documents folder, read. */
+type ReadTextFile = ReadFile & { format: TextFormat };
+
+/** A plain text file taken into a batch, with the job that asked for it. */
+interface BatchFile {
+  job: Job;
+  file: ReadTextFile;
+}
+
 export class WorkerExtractor implements Extractor {
   private readonly documentsDir: string;
   private readonly fetchUrl: FetchUrl;
@@ -84,8 +123,12 @@ export class WorkerExtractor implements Extractor {
   private readonly images: ImageCaptionSettings | undefined;
   private captionCache: Promise<CaptionCache | undefined> | null = null;
   private worker: ParseWorker | null = null;
+  /** Calls waiting for their turn, oldest first. */
+  private readonly jobs: Job[] = [];
+  /** One turn per call, each taking the oldest waiting calls; close() waits for the last. */
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
+  private messages = 0;
   private closed = false;
 
   constructor(options: CreateExtractorOptions) {
@@ -106,19 +149,24 @@ export class WorkerExtractor implements Extractor {
     return this.worker?.alive ? this.worker.threadId : undefined;
   }
 
+  /** Messages sent to parse workers so far, each with one file or a batch of them (for tests and diagnostics). */
+  get workerMessages(): number {
+    return this.messages;
+  }
+
   /**
    * The file is checked, read and hashed at once, so calls in a row overlap their disk reads with the parse before
-   * them; parses run one at a time, each under its own deadline from when it starts.
+   * them; parses run one at a time, each under its own deadline from when it starts. A plain text file whose turn
+   * comes takes the next plain text files already read along into the same worker message.
    */
   extract(path: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
     const lim = resolveExtractionLimits(limits ?? {}, this.defaults);
     const read = this.readFile(path, lim);
-    return this.enqueue(async (deadline) => {
+    const alone = async (deadline: number): Promise<ExtractionResult> => {
       const file = await read;
-      if ('ok' in file) return file;
-      const result = file.format === 'url' ? await this.fetchUrlFile(file, lim, deadline) : await this.parse({ ...file, format: file.format }, lim, deadline);
-      return { ...result, sha256: file.sha256 };
-    }, lim);
+      return 'ok' in file ? file : this.extractRead(file, lim, deadline);
+    };
+    return this.enqueue(alone, lim, TEXT_FORMATS.has(formatOfPath(path)) ? watch(read) : undefined);
   }
 
   /**
@@ -140,20 +188,94 @@ export class WorkerExtractor implements Extractor {
   }
 
   // Files are parsed one at a time: parsing is CPU-bound and the machine may have two cores.
-  private enqueue(job: (deadline: number) => Promise<ExtractionResult>, limits: ExtractionLimits): Promise<ExtractionResult> {
-    const run = async (): Promise<ExtractionResult> => {
-      if (this.closed) return fail('parse_error', 'The extractor was closed.');
-      try {
-        return await job(performance.now() + limits.timeoutMs);
-      } catch (err) {
-        // Our own bug, not the file's; still a result, because extract() never throws.
-        await this.retire();
-        return fail('parse_error', `Extraction failed unexpectedly: ${errorMessage(err)}`);
-      }
-    };
-    const result = this.queue.then(run);
-    this.queue = result;
-    return result;
+  private enqueue(alone: Job['alone'], limits: ExtractionLimits, text?: WatchedRead): Promise<ExtractionResult> {
+    return new Promise<ExtractionResult>((settle) => {
+      this.jobs.push({ limits, alone, settle, ...(text ? { text } : {}) });
+      // A turn whose call an earlier batch took finds the next call waiting, or none.
+      this.queue = this.queue.then(() => this.takeTurn());
+    });
+  }
+
+  /** Runs the oldest waiting call, with the plain text files already read behind it when it is one. Never rejects. */
+  private async takeTurn(): Promise<void> {
+    const head = this.jobs.shift();
+    if (!head) return;
+    const batch = await this.takeBatch(head);
+    if (batch.length > 1) await this.runBatch(batch);
+    else head.settle(await this.runAlone(head));
+  }
+
+  private async runAlone(job: Job): Promise<ExtractionResult> {
+    if (this.closed) return fail('parse_error', 'The extractor was closed.');
+    try {
+      return await job.alone(performance.now() + job.limits.timeoutMs);
+    } catch (err) {
+      // Our own bug, not the file's; still a result, because extract() never throws.
+      await this.retire();
+      return fail('parse_error', `Extraction failed unexpectedly: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * `head` (a plain text file once read) and the waiting calls right behind it that are plain text files already
+   * read, up to BATCH_MAX_FILES and BATCH_MAX_BYTES. Waits only for the head's own read, so a batch adds no delay.
+   */
+  private async takeBatch(head: Job): Promise<BatchFile[]> {
+    if (!head.text) return [];
+    const first = await head.text.read;
+    if ('ok' in first || !isTextFile(first) || this.closed) return [];
+    const batch: BatchFile[] = [{ job: head, file: first }];
+    let bytes = first.bytes.byteLength;
+    while (batch.length < BATCH_MAX_FILES) {
+      const job = this.jobs[0];
+      const file = job?.text?.done;
+      if (!job || !file || 'ok' in file || !isTextFile(file) || bytes + file.bytes.byteLength > BATCH_MAX_BYTES) break;
+      this.jobs.shift();
+      batch.push({ job, file });
+      bytes += file.bytes.byteLength;
+    }
+    return batch;
+  }
+
+  /**
+   * Parses the files in one worker message. When that fails as a whole (timeout, crash, heap death, our own bug),
+   * each file is parsed again alone, as if no batch had been tried: the file to blame fails with its own reason
+   * and message, and the others succeed.
+   */
+  private async runBatch(batch: BatchFile[]): Promise<void> {
+    let results: ExtractionResult[] | null;
+    try {
+      results = await this.parseBatch(batch);
+    } catch {
+      results = null;
+    }
+    if (!results) await this.retire();
+    for (const [i, { job }] of batch.entries()) job.settle(results?.[i] ?? (await this.runAlone(job)));
+  }
+
+  /**
+   * The batch's results in order, or null when it failed as a whole. Each file keeps its own deadline from the
+   * batch's start; the batch is cut at the smallest of their time limits (small text files taking longer
+   * together than one file may take alone means something is wrong; parsed alone again, each gets its own).
+   */
+  private async parseBatch(batch: BatchFile[]): Promise<ExtractionResult[] | null> {
+    const started = performance.now();
+    const nonces = batch.map(() => newNonce());
+    // Copies, handed over to the worker: the bytes read stay here in case the files must be parsed again alone.
+    const requests = batch.map(({ job, file }, i) => this.request(file, new Uint8Array(file.bytes), job.limits, nonces[i]!));
+    const outcome = await this.send(requests, Math.min(...batch.map(({ job }) => job.limits.timeoutMs)));
+    if (outcome.kind !== 'results') return null;
+    return Promise.all(
+      batch.map(async ({ job, file }, i) => {
+        const result = await this.withImages(outcome.files[i]!, file, job.limits, started + job.limits.timeoutMs, nonces[i]!);
+        return { ...result, sha256: file.sha256 };
+      }),
+    );
+  }
+
+  private async extractRead(file: ReadFile, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
+    const result = file.format === 'url' ? await this.fetchUrlFile(file, limits, deadline) : await this.parse({ ...file, format: file.format }, limits, deadline);
+    return { ...result, sha256: file.sha256 };
   }
 
   /** Checks and reads one file of the folder, and hashes the bytes read. Never rejects. */
@@ -222,9 +344,13 @@ export class WorkerExtractor implements Extractor {
     limits: ExtractionLimits,
     deadline: number,
   ): Promise<ExtractionResult> {
-    const nonce = randomBytes(6).toString('hex');
+    const nonce = newNonce();
     const parsed = await this.runWorker(file, limits, deadline, nonce);
-    if (!parsed.ok) return parsed;
+    return parsed.ok ? this.withImages(parsed, file, limits, deadline, nonce) : parsed;
+  }
+
+  /** The parsed file's result, with its images captioned when a captioner is set up. */
+  private async withImages(parsed: ParsedFile, file: ParseInput, limits: ExtractionLimits, deadline: number, nonce: string): Promise<ExtractionResult> {
     const { result, images, localImages } = parsed;
     if (!this.images || !result.ok) return result;
     if (file.folder && localImages.length > 0) images.push(...(await this.readLocalImages(localImages, file.folder, limits, deadline, nonce)));
@@ -239,31 +365,15 @@ export class WorkerExtractor implements Extractor {
     limits: ExtractionLimits,
     deadline: number,
     nonce: string,
-  ): Promise<{ ok: true; result: ExtractionResult; images: FoundImage[]; localImages: LocalImageRef[] } | Failure> {
+  ): Promise<({ ok: true } & ParsedFile) | Failure> {
     const remaining = deadline - performance.now();
     if (remaining <= 0) return timeoutFailure(file.name, limits);
-    const worker = this.acquireWorker();
-    worker.files++;
     // The worker takes over the buffer; a view into a shared pool (small Buffers) is copied first.
     const owned = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : new Uint8Array(file.bytes);
-    const outcome = await worker.run(
-      {
-        type: 'parse',
-        id: this.nextId++,
-        format: file.format,
-        bytes: owned,
-        name: file.name,
-        maxTextChars: limits.maxTextChars,
-        ...(file.contentType ? { contentType: file.contentType } : {}),
-        ...(this.images ? { images: { nonce, localFiles: file.folder !== undefined } } : {}),
-        ...(limits.structuralChunks ? { chunk: limits.structuralChunks } : {}),
-      },
-      remaining,
-    );
+    const outcome = await this.send([this.request(file, owned, limits, nonce)], remaining);
     switch (outcome.kind) {
-      case 'result':
-        if (outcome.heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
-        return { ok: true, result: outcome.result, images: outcome.images, localImages: outcome.localImages };
+      case 'results':
+        return { ok: true, ...outcome.files[0]! };
       case 'timeout':
         await this.retire();
         return timeoutFailure(file.name, limits);
@@ -274,6 +384,35 @@ export class WorkerExtractor implements Extractor {
         }
         return fail('parse_error', `The parser crashed on ${file.name} (${outcome.detail}).`);
     }
+  }
+
+  /** A parse request for `file`, whose bytes the worker gets as `bytes` (a buffer of their own, handed over). */
+  private request(file: ParseInput, bytes: Uint8Array, limits: ExtractionLimits, nonce: string): ParseRequest {
+    return {
+      type: 'parse',
+      id: this.nextId++,
+      format: file.format,
+      bytes,
+      name: file.name,
+      maxTextChars: limits.maxTextChars,
+      ...(file.contentType ? { contentType: file.contentType } : {}),
+      ...(this.images ? { images: { nonce, localFiles: file.folder !== undefined } } : {}),
+      ...(limits.structuralChunks ? { chunk: limits.structuralChunks } : {}),
+    };
+  }
+
+  /**
+   * Sends one message of files to the worker (started if need be) and waits for its outcome. A worker that has
+   * grown big or parsed WORKER_MAX_FILES files is retired after it replies; on a timeout or death the caller retires it.
+   */
+  private async send(requests: ParseRequest[], timeoutMs: number): Promise<ParseJobOutcome> {
+    const worker = this.acquireWorker();
+    worker.files += requests.length;
+    this.messages++;
+    const outcome = await worker.run(requests, timeoutMs);
+    const heapUsedMb = outcome.kind === 'results' ? (outcome.files.at(-1)?.heapUsedMb ?? 0) : 0;
+    if (heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
+    return outcome;
   }
 
   /**
@@ -339,6 +478,24 @@ export class WorkerExtractor implements Extractor {
     this.worker = null;
     await worker?.terminate();
   }
+}
+
+function isTextFile(file: ReadFile): file is ReadTextFile {
+  return TEXT_FORMATS.has(file.format);
+}
+
+/** `read`, noting its outcome once it has finished. */
+function watch(read: Promise<ReadFile | Failure>): WatchedRead {
+  const watched: WatchedRead = { read };
+  void read.then((done) => {
+    watched.done = done;
+  });
+  return watched;
+}
+
+/** Marks a file's image placeholders, so text in the file cannot pass for one. */
+function newNonce(): string {
+  return randomBytes(6).toString('hex');
 }
 
 function fail(reason: Failure['reason'], message: string): Failure {

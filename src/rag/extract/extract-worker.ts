@@ -1,11 +1,11 @@
-// Parse worker thread: receives one file's bytes at a time, parses them, replies with the result. Run by ParseWorker.
+// Parse worker thread: receives a batch of files' bytes, parses them one after another, replies once with their results. Run by ParseWorker.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../errors.js';
 import type { ExtractionResult } from '../types.js';
 import { ImageCollector } from './image-collector.js';
 import { finishResult, parseError, type ParseOutcome } from './parsed.js';
-import type { ParseReply, ParseRequest } from './protocol.js';
+import type { ParseBatch, ParseBatchReply, ParseReply, ParseRequest } from './protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.js must run as a worker thread');
@@ -14,14 +14,26 @@ if (!port) throw new Error('extract-worker.js must run as a worker thread');
 // count that as a crash). Real failures surface through the awaited parse below.
 process.on('unhandledRejection', () => undefined);
 
-port.on('message', (request: ParseRequest) => {
-  const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
-  void handle(request, images).then((result) => {
-    const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
-    const reply: ParseReply = { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20), ...found };
+port.on('message', (batch: ParseBatch) => {
+  void replyAll(batch.requests).then((replies) => {
+    const reply: ParseBatchReply = { type: 'batch-result', replies };
     port.postMessage(reply);
   });
 });
+
+// One after another, not all at once: parsing is CPU-bound, and the heap then holds one file's parse at a time.
+async function replyAll(requests: ParseRequest[]): Promise<ParseReply[]> {
+  const replies: ParseReply[] = [];
+  for (const request of requests) replies.push(await replyTo(request));
+  return replies;
+}
+
+async function replyTo(request: ParseRequest): Promise<ParseReply> {
+  const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
+  const result = await handle(request, images);
+  const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
+  return { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20), ...found };
+}
 
 async function handle(request: ParseRequest, images: ImageCollector | undefined): Promise<ExtractionResult> {
   try {

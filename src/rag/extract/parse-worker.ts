@@ -1,20 +1,29 @@
-// Host-side handle on one parse worker thread: heap-limited, killed at a file's deadline, replaced when it dies.
+// Host-side handle on one parse worker thread: heap-limited, killed at a batch's deadline, replaced when it dies.
 import { Worker } from 'node:worker_threads';
 import type { ExtractionResult } from '../types.js';
 import type { FoundImage, LocalImageRef } from './image-placeholder.js';
 import { WORKER_TERMINATE_WAIT_MS } from './limits.js';
-import { isParseReply, type ParseRequest } from './protocol.js';
+import { isParseBatchReply, type ParseBatch, type ParseReply, type ParseRequest } from './protocol.js';
 
-/** How one parse ended, from the host's side. */
+/** What the worker made of one file. */
+export interface ParsedFile {
+  result: ExtractionResult;
+  heapUsedMb: number;
+  images: FoundImage[];
+  localImages: LocalImageRef[];
+}
+
+/** How one batch ended, from the host's side. */
 export type ParseJobOutcome =
-  | { kind: 'result'; result: ExtractionResult; heapUsedMb: number; images: FoundImage[]; localImages: LocalImageRef[] }
+  /** One entry per request, in order. */
+  | { kind: 'results'; files: ParsedFile[] }
   /** The deadline passed; the worker has been terminated. */
   | { kind: 'timeout' }
   /** The worker ended (crash, heap limit) before replying. */
   | { kind: 'died'; outOfMemory: boolean; detail: string };
 
 interface PendingJob {
-  id: number;
+  ids: number[];
   settle(outcome: ParseJobOutcome): void;
 }
 
@@ -28,10 +37,9 @@ export class ParseWorker {
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (message: unknown) => {
-      if (!isParseReply(message) || message.id !== this.pending?.id) return;
-      this.pending.settle({ kind: 'result', result: message.result, heapUsedMb: message.heapUsedMb, images: Array.isArray(message.images) ? message.images : [],
-        localImages: Array.isArray(message.localImages) ? message.localImages : [],
-      });
+      const pending = this.pending;
+      if (!pending || !isParseBatchReply(message, pending.ids)) return;
+      pending.settle({ kind: 'results', files: message.replies.map(parsedFile) });
     });
     worker.on('error', (err: Error & { code?: string }) => {
       this.dead = true;
@@ -73,10 +81,11 @@ export class ParseWorker {
   }
 
   /**
-   * Sends one file and waits for its outcome, at most `timeoutMs`: past that the worker is terminated
-   * (which interrupts even a busy parser) and the outcome is a timeout. Never rejects.
+   * Sends the files in one message and waits for their outcomes, at most `timeoutMs` for all of them: past that
+   * the worker is terminated (which interrupts even a busy parser) and the outcome is a timeout. Never rejects.
+   * Each request's buffer moves to the worker (no copy): the caller gives it up, and no two may share one.
    */
-  run(request: ParseRequest, timeoutMs: number): Promise<ParseJobOutcome> {
+  run(requests: ParseRequest[], timeoutMs: number): Promise<ParseJobOutcome> {
     return new Promise<ParseJobOutcome>((resolve) => {
       if (!this.alive) {
         resolve({ kind: 'died', outOfMemory: false, detail: 'the worker had already ended' });
@@ -86,16 +95,17 @@ export class ParseWorker {
         void this.terminate();
         settle({ kind: 'timeout' });
       }, timeoutMs);
+      const job: PendingJob = { ids: requests.map((r) => r.id), settle: (outcome) => settle(outcome) };
       const settle = (outcome: ParseJobOutcome) => {
-        if (this.pending?.id !== request.id) return;
+        if (this.pending !== job) return;
         this.pending = null;
         clearTimeout(timer);
         resolve(outcome);
       };
-      this.pending = { id: request.id, settle };
+      this.pending = job;
       try {
-        // The bytes move to the worker (no copy); the caller gives up its buffer.
-        this.worker.postMessage(request, [request.bytes.buffer as ArrayBuffer]);
+        const batch: ParseBatch = { type: 'batch', requests };
+        this.worker.postMessage(batch, requests.map((r) => r.bytes.buffer as ArrayBuffer));
       } catch (err) {
         settle({ kind: 'died', outOfMemory: false, detail: `the file could not be sent to the worker (${String(err)})` });
       }
@@ -112,4 +122,13 @@ export class ParseWorker {
     });
     return Promise.race([this.terminating.then(() => undefined), bound]).finally(() => clearTimeout(timer));
   }
+}
+
+function parsedFile(reply: ParseReply): ParsedFile {
+  return {
+    result: reply.result,
+    heapUsedMb: reply.heapUsedMb,
+    images: Array.isArray(reply.images) ? reply.images : [],
+    localImages: Array.isArray(reply.localImages) ? reply.localImages : [],
+  };
 }

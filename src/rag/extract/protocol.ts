@@ -24,7 +24,7 @@ export interface ParseRequest {
   chunk?: { maxChars?: number; overlapChars?: number };
 }
 
-/** Worker → host: the outcome of one request, and the heap left behind (for recycling). */
+/** Worker → host, inside a ParseBatchReply: the outcome of one request, and the heap left behind (for recycling). */
 export interface ParseReply {
   type: 'result';
   id: number;
@@ -37,8 +37,31 @@ export interface ParseReply {
 }
 
 /** True when `value` looks like a ParseReply (the host trusts nothing that crosses the thread boundary blindly). */
-export function isParseReply(value: unknown): value is ParseReply {
+function isParseReply(value: unknown): value is ParseReply {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<ParseReply>;
-  return v.type === 'result' && typeof v.id === 'number' && typeof v.result === 'object' && v.result !== null;
+  return v.type === 'result' && typeof v.id === 'number' && typeof v.heapUsedMb === 'number' && typeof v.result === 'object' && v.result !== null;
+}
+
+/**
+ * Host → worker: parse these files one after another and answer once. Several small text files share one
+ * message so that each does not pay a message round trip and leave the worker idle in between.
+ */
+export interface ParseBatch {
+  type: 'batch';
+  requests: ParseRequest[];
+}
+
+/** Worker → host: one ParseReply per request of a ParseBatch, in the same order. */
+export interface ParseBatchReply {
+  type: 'batch-result';
+  replies: ParseReply[];
+}
+
+/** True when `value` is the reply to the requests with these ids: one valid ParseReply for each, in order. */
+export function isParseBatchReply(value: unknown, ids: readonly number[]): value is ParseBatchReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Partial<ParseBatchReply>;
+  if (v.type !== 'batch-result' || !Array.isArray(v.replies) || v.replies.length !== ids.length) return false;
+  return v.replies.every((reply: unknown, i) => isParseReply(reply) && reply.id === ids[i]);
 }

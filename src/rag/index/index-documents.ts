@@ -7,7 +7,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { embedTexts } from '../embed/embed-texts.js';
 import { DocumentsFolderError } from '../errors.js';
 import { canHoldImages } from '../extract/formats.js';
-import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type Extractor } from '../types.js';
+import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
 import { buildBm25Data } from '../search/bm25.js';
 import { storesVectors } from '../search/retrievers.js';
 import { terms } from '../text/tokenize.js';
@@ -17,7 +17,7 @@ import { hashFile } from './hash-file.js';
 import { acquireIndexLock } from './index-lock.js';
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { readIndexStore, savedBm25, writeDocCache, writeIndexStore } from './index-store.js';
-import { planChanges } from './plan-changes.js';
+import { planChanges, type PlannedFile } from './plan-changes.js';
 import { scanDocuments } from './scan-documents.js';
 
 /** Progress of one run, for a progress bar: `file` events count `done` of `total` files being (re)indexed. */
@@ -73,10 +73,19 @@ export interface IndexSummary {
 }
 
 /**
- * Extractions in flight ahead of the file being chunked and embedded: enough that the worker never waits for this
- * thread (small text files take it a few milliseconds each), few enough to bound memory (each holds one file's text).
+ * Most extractions in flight ahead of the file being chunked and embedded: enough that the worker never waits for
+ * this thread, and that the extractor finds several small text files already read to send the worker in one
+ * message (it batches up to 32; a batch only takes files asked for, so a shallower lookahead caps it).
  */
-export const EXTRACTION_LOOKAHEAD_FILES = 4;
+export const EXTRACTION_LOOKAHEAD_FILES = 32;
+/**
+ * Past the first EXTRACTION_LOOKAHEAD_MIN_FILES, more start only while the files in flight add up to at most this
+ * many bytes. Each holds its bytes read, then its text and chunks (a few times that), and a file may be as large as
+ * maxFileBytes (50 MB): 32 of those would be gigabytes, so big files keep the old lookahead of 4 and its bound.
+ */
+export const EXTRACTION_LOOKAHEAD_BYTES = 4 * 2 ** 20;
+/** Extractions in flight ahead whatever their size (the old lookahead, which bounded memory alone before). */
+export const EXTRACTION_LOOKAHEAD_MIN_FILES = 4;
 
 /** Extraction failures worth retrying next run without the file changing (the network may be back). */
 const TRANSIENT_EXTRACTION_REASONS = new Set(['fetch_error']);
@@ -170,11 +179,9 @@ export async function indexDocuments({
     // Files of lookahead: the extractor's worker parses the next files while this thread chunks and embeds.
     // Structural chunking runs in the extractor's worker, inside the per-file deadline and heap cap.
     const fileLimits: ExtractionLimits = chunking === 'structural' ? { ...limits, structuralChunks: { maxChars, overlapChars } } : limits;
-    const extractAt = (i: number) => (i < plan.toIndex.length ? extractor.extract(plan.toIndex[i]!.abs, fileLimits) : null);
-    const pending = Array.from({ length: EXTRACTION_LOOKAHEAD_FILES }, (_, i) => extractAt(i));
-    for (const [i, file] of plan.toIndex.entries()) {
-      const extraction = (await pending.shift())!;
-      pending.push(extractAt(i + EXTRACTION_LOOKAHEAD_FILES));
+    const extractions = extractAhead(plan.toIndex, (file) => extractor.extract(file.abs, fileLimits));
+    for (const file of plan.toIndex) {
+      const extraction = await extractions.next();
       // The hash of the bytes actually extracted when the extractor read them; a new file is hashed here otherwise.
       const hash = extraction.sha256 ?? (file.hash || (await hashOrEmpty(file.abs, limits.maxFileBytes)));
       const entryBase = {
@@ -285,6 +292,38 @@ export async function indexDocuments({
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Extracts `files` in order, keeping extractions in flight ahead of the one taken (see EXTRACTION_LOOKAHEAD_FILES,
+ * _BYTES and _MIN_FILES; sizes as scanned). next() gives each file's extraction in turn, once per file.
+ */
+function extractAhead(files: readonly PlannedFile[], extract: (file: PlannedFile) => Promise<ExtractionResult>): { next(): Promise<ExtractionResult> } {
+  const inFlight: Array<{ size: number; extraction: Promise<ExtractionResult> }> = [];
+  let started = 0;
+  let bytes = 0;
+  const fill = () => {
+    while (started < files.length) {
+      const file = files[started]!;
+      const room = inFlight.length < EXTRACTION_LOOKAHEAD_MIN_FILES || (inFlight.length < EXTRACTION_LOOKAHEAD_FILES && bytes + file.size <= EXTRACTION_LOOKAHEAD_BYTES);
+      if (!room) return;
+      inFlight.push({ size: file.size, extraction: extract(file) });
+      bytes += file.size;
+      started++;
+    }
+  };
+  fill();
+  return {
+    async next() {
+      const head = inFlight.shift();
+      if (!head) return { ok: false, reason: 'parse_error', message: 'No file left to extract.' };
+      bytes -= head.size;
+      const extraction = await head.extraction;
+      // Refilled once this one has arrived, so the one being chunked and embedded counts on top, as it always did.
+      fill();
+      return extraction;
+    },
+  };
 }
 
 async function hashOrEmpty(path: string, maxBytes: number): Promise<string> {
