@@ -68,6 +68,9 @@ function makeSearchIndex(
   };
 }
 
+/** Chunks embedded at a time when vectors are computed on demand. */
+const COMPUTE_SLICE_CHUNKS = 1_024;
+
 /** An exact index over the chunks' vectors computed now, for an index stored without them. */
 async function computeVectorIndex(chunks: readonly ChunkRecord[], embedder: Embedder, dimension: number): Promise<FaissIndex> {
   const vectors = new Float32Array(chunks.length * dimension);
@@ -78,9 +81,6 @@ async function computeVectorIndex(chunks: readonly ChunkRecord[], embedder: Embe
   }
   return loadFaissIndex(encodeFlatIndex(dimension, vectors));
 }
-
-/** Chunks embedded at a time when vectors are computed on demand. */
-const COMPUTE_SLICE_CHUNKS = 1_024;
 
 /**
  * Loads the index in `indexDir` for searching; null when there is none yet.

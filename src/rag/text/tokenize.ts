@@ -56,7 +56,8 @@ const recentWords = new Map<string, readonly string[]>();
 function splitWords(text: string): string[] {
   const out: string[] = [];
   if (!NON_ASCII.test(text)) {
-    // Plain ASCII, most text: a scan over char codes, several times faster than a regular expression.
+    // Plain ASCII, most text: a scan over char codes, which no regular expression's match objects slow down
+    // (the whole tokeniser: 1.3× on SQuAD paragraphs).
     const lower = text.toLowerCase();
     for (let at = 0; at < lower.length; ) {
       if (!isAsciiWordChar(lower.charCodeAt(at))) {
