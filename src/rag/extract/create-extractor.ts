@@ -1,6 +1,6 @@
-// The Extractor: checks and reads each file on the host, parses it in a killable worker thread with per-file limits, captions its images.
-import { createHash, randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+// The Extractor: has each file checked, read and parsed in a killable worker thread with per-file limits, captions its images.
+import { randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import { builtPath } from '../../paths.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
@@ -8,7 +8,7 @@ import { openCaptionCache, type CaptionCache } from '../vision/caption-cache.js'
 import { captionImages } from '../vision/caption-images.js';
 import type { ImageCaptioner } from '../vision/image-captioner.js';
 import { CAPTION_BUDGET_PER_FILE_MS } from '../vision/image-limits.js';
-import { type FileFormat, formatOfContentType, formatOfPath, type ParseFormat } from './formats.js';
+import { type FileFormat, formatOfContentType, formatOfPath } from './formats.js';
 import type { FoundImage, LocalImageRef } from './image-placeholder.js';
 import { finishResult } from './parsed.js';
 import {
@@ -23,9 +23,9 @@ import {
 } from './limits.js';
 import { ParseWorker, type ParsedFile, type ParseJobOutcome } from './parse-worker.js';
 import type { ParseRequest } from './protocol.js';
-import { readResolved, resolveSafely, formatBytes } from './read-safely.js';
+import { formatBytes } from './read-safely.js';
 import { createSafeFetch, type FetchUrl, type FetchedBody } from './safe-fetch.js';
-import { checkWebUrl, readUrlFile } from './url-file.js';
+import { checkWebUrl } from './url-file.js';
 
 export interface CreateExtractorOptions {
   /** The documents folder; only regular files inside it (symlinks resolved) are read. */
@@ -67,51 +67,26 @@ export function createExtractor(options: CreateExtractorOptions): WorkerExtracto
 
 type Failure = Extract<ExtractionResult, { ok: false }>;
 
-/** Bytes for the parse worker; `folder` (the file's own folder) only for files of the documents folder. */
+/** A file for the parse worker: bytes in hand (a fetched page) or a file of the documents folder for it to read. */
 interface ParseInput {
-  format: ParseFormat;
-  bytes: Uint8Array;
+  /** Null for a file of an unsupported type (see ParseRequest.format). */
+  format: FileFormat | null;
+  source: ParseRequest['source'];
   name: string;
   contentType?: string;
-  folder?: string;
-}
-
-/** A file of the documents folder, read and hashed, waiting for its parse. */
-interface ReadFile {
-  format: FileFormat;
-  bytes: Uint8Array;
-  name: string;
-  folder: string;
-  sha256: string;
 }
 
 /** Plain text formats: no images, no fetches, parsed in a few milliseconds, so they can share a worker message. */
-type TextFormat = 'txt' | 'md' | 'csv' | 'json';
-const TEXT_FORMATS: ReadonlySet<FileFormat | null> = new Set<TextFormat>(['txt', 'md', 'csv', 'json']);
+const TEXT_FORMATS: ReadonlySet<FileFormat | null> = new Set<FileFormat>(['txt', 'md', 'csv', 'json']);
 
 /** One extract() or extractUrl() call waiting for its turn. */
 interface Job {
   limits: ExtractionLimits;
   /** Runs the call on its own, under a deadline counted from when it starts. */
   alone(deadline: number): Promise<ExtractionResult>;
-  /** Only for a plain text file of the documents folder: its read, which a batch may take once it has finished. */
-  text?: WatchedRead;
+  /** Only for a plain text file of the documents folder, which a batch may take. */
+  text?: ParseInput;
   settle(result: ExtractionResult): void;
-}
-
-/** A file's read, and its outcome once it has finished (a batch never waits for a read). */
-interface WatchedRead {
-  read: Promise<ReadFile | Failure>;
-  done?: ReadFile | Failure;
-}
-
-/** A plain text file of the documents folder, read. */
-type ReadTextFile = ReadFile & { format: TextFormat };
-
-/** A plain text file taken into a batch, with the job that asked for it. */
-interface BatchFile {
-  job: Job;
-  file: ReadTextFile;
 }
 
 export class WorkerExtractor implements Extractor {
@@ -155,18 +130,17 @@ export class WorkerExtractor implements Extractor {
   }
 
   /**
-   * The file is checked, read and hashed at once, so calls in a row overlap their disk reads with the parse before
-   * them; parses run one at a time, each under its own deadline from when it starts. A plain text file whose turn
-   * comes takes the next plain text files already read along into the same worker message.
+   * The worker checks, reads, hashes and parses the file, one file at a time, each under its own deadline from when
+   * it starts. A plain text file whose turn comes takes the plain text files waiting behind it along into the same
+   * worker message.
    */
   extract(path: string, limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
     const lim = resolveExtractionLimits(limits ?? {}, this.defaults);
-    const read = this.readFile(path, lim);
-    const alone = async (deadline: number): Promise<ExtractionResult> => {
-      const file = await read;
-      return 'ok' in file ? file : this.extractRead(file, lim, deadline);
-    };
-    return this.enqueue(alone, lim, TEXT_FORMATS.has(formatOfPath(path)) ? watch(read) : undefined);
+    const format = formatOfPath(path);
+    const name = basename(path) || path;
+    const maxBytes = format === 'url' ? Math.min(lim.maxFileBytes, MAX_URL_FILE_BYTES) : lim.maxFileBytes;
+    const file: ParseInput = { format, name, source: { file: { root: this.documentsDir, path, maxBytes } } };
+    return this.enqueue((deadline) => this.parse(file, lim, deadline), lim, TEXT_FORMATS.has(format) ? file : undefined);
   }
 
   /**
@@ -188,7 +162,7 @@ export class WorkerExtractor implements Extractor {
   }
 
   // Files are parsed one at a time: parsing is CPU-bound and the machine may have two cores.
-  private enqueue(alone: Job['alone'], limits: ExtractionLimits, text?: WatchedRead): Promise<ExtractionResult> {
+  private enqueue(alone: Job['alone'], limits: ExtractionLimits, text?: ParseInput): Promise<ExtractionResult> {
     return new Promise<ExtractionResult>((settle) => {
       this.jobs.push({ limits, alone, settle, ...(text ? { text } : {}) });
       // A turn whose call an earlier batch took finds the next call waiting, or none.
@@ -196,11 +170,11 @@ export class WorkerExtractor implements Extractor {
     });
   }
 
-  /** Runs the oldest waiting call, with the plain text files already read behind it when it is one. Never rejects. */
+  /** Runs the oldest waiting call, with the plain text files waiting behind it when it is one. Never rejects. */
   private async takeTurn(): Promise<void> {
     const head = this.jobs.shift();
     if (!head) return;
-    const batch = await this.takeBatch(head);
+    const batch = this.takeBatch(head);
     if (batch.length > 1) await this.runBatch(batch);
     else head.settle(await this.runAlone(head));
   }
@@ -216,89 +190,55 @@ export class WorkerExtractor implements Extractor {
     }
   }
 
-  /**
-   * `head` (a plain text file once read) and the waiting calls right behind it that are plain text files already
-   * read, up to BATCH_MAX_FILES and BATCH_MAX_BYTES. Waits only for the head's own read, so a batch adds no delay.
-   */
-  private async takeBatch(head: Job): Promise<BatchFile[]> {
-    if (!head.text) return [];
-    const first = await head.text.read;
-    if ('ok' in first || !isTextFile(first) || this.closed) return [];
-    const batch: BatchFile[] = [{ job: head, file: first }];
-    let bytes = first.bytes.byteLength;
-    while (batch.length < BATCH_MAX_FILES) {
-      const job = this.jobs[0];
-      const file = job?.text?.done;
-      if (!job || !file || 'ok' in file || !isTextFile(file) || bytes + file.bytes.byteLength > BATCH_MAX_BYTES) break;
-      this.jobs.shift();
-      batch.push({ job, file });
-      bytes += file.bytes.byteLength;
-    }
+  /** `head` (a plain text file) and the plain text files waiting right behind it, up to BATCH_MAX_FILES. */
+  private takeBatch(head: Job): Job[] {
+    if (!head.text || this.closed) return [];
+    const batch = [head];
+    while (batch.length < BATCH_MAX_FILES && this.jobs[0]?.text) batch.push(this.jobs.shift()!);
     return batch;
   }
 
   /**
    * Parses the files in one worker message. When that fails as a whole (timeout, crash, heap death, our own bug),
    * each file is parsed again alone, as if no batch had been tried: the file to blame fails with its own reason
-   * and message, and the others succeed.
+   * and message, and the others succeed. Files the worker left for later (past BATCH_MAX_BYTES read) wait again
+   * at the front of the queue, where the turns of the files the batch took will find them.
    */
-  private async runBatch(batch: BatchFile[]): Promise<void> {
-    let results: ExtractionResult[] | null;
+  private async runBatch(batch: Job[]): Promise<void> {
+    let results: Array<ExtractionResult | null> | null;
     try {
       results = await this.parseBatch(batch);
     } catch {
       results = null;
     }
     if (!results) await this.retire();
-    for (const [i, { job }] of batch.entries()) job.settle(results?.[i] ?? (await this.runAlone(job)));
+    const deferred: Job[] = [];
+    for (const [i, job] of batch.entries()) {
+      const result = results ? results[i] : undefined;
+      if (result === null) deferred.push(job);
+      else job.settle(result ?? (await this.runAlone(job)));
+    }
+    this.jobs.unshift(...deferred);
   }
 
   /**
-   * The batch's results in order, or null when it failed as a whole. Each file keeps its own deadline from the
-   * batch's start; the batch is cut at the smallest of their time limits (small text files taking longer
-   * together than one file may take alone means something is wrong; parsed alone again, each gets its own).
+   * The batch's results in order (null for a file left for later), or null when it failed as a whole. Each file
+   * keeps its own deadline from the batch's start; the batch is cut at the smallest of their time limits (small
+   * text files taking longer together than one file may take alone means something is wrong; parsed alone again,
+   * each gets its own).
    */
-  private async parseBatch(batch: BatchFile[]): Promise<ExtractionResult[] | null> {
+  private async parseBatch(batch: Job[]): Promise<Array<ExtractionResult | null> | null> {
     const started = performance.now();
     const nonces = batch.map(() => newNonce());
-    // Copies, handed over to the worker: the bytes read stay here in case the files must be parsed again alone.
-    const requests = batch.map(({ job, file }, i) => this.request(file, new Uint8Array(file.bytes), job.limits, nonces[i]!));
-    const outcome = await this.send(requests, Math.min(...batch.map(({ job }) => job.limits.timeoutMs)));
+    const requests = batch.map((job, i) => this.request(job.text!, job.limits, nonces[i]!));
+    const outcome = await this.send(requests, Math.min(...batch.map(({ limits }) => limits.timeoutMs)), BATCH_MAX_BYTES);
     if (outcome.kind !== 'results') return null;
     return Promise.all(
-      batch.map(async ({ job, file }, i) => {
-        const result = await this.withImages(outcome.files[i]!, file, job.limits, started + job.limits.timeoutMs, nonces[i]!);
-        return { ...result, sha256: file.sha256 };
+      batch.map(async (job, i) => {
+        const parsed = outcome.files[i];
+        return parsed ? this.afterParse(parsed, job.text!, job.limits, started + job.limits.timeoutMs, nonces[i]!) : null;
       }),
     );
-  }
-
-  private async extractRead(file: ReadFile, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
-    const result = file.format === 'url' ? await this.fetchUrlFile(file, limits, deadline) : await this.parse({ ...file, format: file.format }, limits, deadline);
-    return { ...result, sha256: file.sha256 };
-  }
-
-  /** Checks and reads one file of the folder, and hashes the bytes read. Never rejects. */
-  private async readFile(path: string, limits: ExtractionLimits): Promise<ReadFile | Failure> {
-    try {
-      const resolved = await resolveSafely(this.documentsDir, path);
-      if (!resolved.ok) return resolved;
-      const format = formatOfPath(path);
-      if (format === null) return fail('unsupported', `${resolved.shown}: this file type is not supported.`);
-      const maxBytes = format === 'url' ? Math.min(limits.maxFileBytes, MAX_URL_FILE_BYTES) : limits.maxFileBytes;
-      const read = await readResolved(resolved, maxBytes);
-      if (!read.ok) return read;
-      const sha256 = createHash('sha256').update(read.bytes).digest('hex');
-      return { format, bytes: read.bytes, name: resolved.shown, folder: dirname(resolved.realPath), sha256 };
-    } catch (err) {
-      return fail('parse_error', `Reading ${path} failed unexpectedly: ${errorMessage(err)}`);
-    }
-  }
-
-  private async fetchUrlFile(file: ReadFile, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
-    const target = readUrlFile(new TextDecoder().decode(file.bytes), file.name);
-    if (!target.ok) return fail('fetch_error', target.message);
-    return this.fetchAndParse(target.url, file.name, limits, deadline);
   }
 
   private async fetchAndParse(url: string, name: string, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
@@ -312,7 +252,7 @@ export class WorkerExtractor implements Extractor {
     const contentType = typeof fetched.body === 'string' ? `${fetched.contentType.split(';')[0] ?? ''}; charset=utf-8` : fetched.contentType;
     const format = formatOfContentType(contentType, bytes);
     if (format === null) return fail('unsupported', `${name}: ${url} returned ${fetched.contentType || 'an unknown type'}, which is not supported.`);
-    const result = await this.parse({ format, bytes, name, contentType }, limits, deadline);
+    const result = await this.parse({ format, source: { bytes }, name, contentType }, limits, deadline);
     return result.ok ? { ...result, format: 'url' } : result;
   }
 
@@ -339,41 +279,42 @@ export class WorkerExtractor implements Extractor {
     return Promise.race([fetched, timedOut]).finally(() => clearTimeout(timer));
   }
 
-  private async parse(
-    file: ParseInput,
-    limits: ExtractionLimits,
-    deadline: number,
-  ): Promise<ExtractionResult> {
+  /** Parses one file alone on the worker, then fetches what a `.url` file names or captions the images found. */
+  private async parse(file: ParseInput, limits: ExtractionLimits, deadline: number): Promise<ExtractionResult> {
     const nonce = newNonce();
     const parsed = await this.runWorker(file, limits, deadline, nonce);
-    return parsed.ok ? this.withImages(parsed, file, limits, deadline, nonce) : parsed;
+    return parsed.ok ? this.afterParse(parsed, file, limits, deadline, nonce) : parsed;
+  }
+
+  /** What the host does with a parsed file: fetch the page a `.url` file names, or caption the file's images. */
+  private async afterParse(parsed: ParsedFile, file: ParseInput, limits: ExtractionLimits, deadline: number, nonce: string): Promise<ExtractionResult> {
+    if (parsed.url === undefined) return this.withImages(parsed, file.name, limits, deadline, nonce);
+    const fetched = await this.fetchAndParse(parsed.url, file.name, limits, deadline);
+    // The hash is the `.url` file's own, as for any file of the folder.
+    return parsed.result.sha256 ? { ...fetched, sha256: parsed.result.sha256 } : fetched;
   }
 
   /** The parsed file's result, with its images captioned when a captioner is set up. */
-  private async withImages(parsed: ParsedFile, file: ParseInput, limits: ExtractionLimits, deadline: number, nonce: string): Promise<ExtractionResult> {
-    const { result, images, localImages } = parsed;
+  private async withImages(parsed: ParsedFile, name: string, limits: ExtractionLimits, deadline: number, nonce: string): Promise<ExtractionResult> {
+    const { result, images, localImages, folder } = parsed;
     if (!this.images || !result.ok) return result;
-    if (file.folder && localImages.length > 0) images.push(...(await this.readLocalImages(localImages, file.folder, limits, deadline, nonce)));
+    if (folder && localImages.length > 0) images.push(...(await this.readLocalImages(localImages, folder, limits, deadline, nonce)));
     // Placeholders of local images that could not be read are removed by caption() too.
     if (images.length === 0 && localImages.length === 0) return result;
-    return this.caption(result, images, nonce, file.name, limits, this.images);
+    const captioned = await this.caption(result, images, nonce, name, limits, this.images);
+    return result.sha256 ? { ...captioned, sha256: result.sha256 } : captioned;
   }
 
   /** One parse on the worker, cut off at `deadline`; a timeout, crash or heap death is the file's failure. */
-  private async runWorker(
-    file: ParseInput,
-    limits: ExtractionLimits,
-    deadline: number,
-    nonce: string,
-  ): Promise<({ ok: true } & ParsedFile) | Failure> {
+  private async runWorker(file: ParseInput, limits: ExtractionLimits, deadline: number, nonce: string): Promise<({ ok: true } & ParsedFile) | Failure> {
     const remaining = deadline - performance.now();
     if (remaining <= 0) return timeoutFailure(file.name, limits);
-    // The worker takes over the buffer; a view into a shared pool (small Buffers) is copied first.
-    const owned = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength ? file.bytes : new Uint8Array(file.bytes);
-    const outcome = await this.send([this.request(file, owned, limits, nonce)], remaining);
+    const outcome = await this.send([this.request(file, limits, nonce)], remaining);
     switch (outcome.kind) {
-      case 'results':
-        return { ok: true, ...outcome.files[0]! };
+      case 'results': {
+        const parsed = outcome.files[0];
+        return parsed ? { ok: true, ...parsed } : fail('parse_error', `The parser left ${file.name} unread.`);
+      }
       case 'timeout':
         await this.retire();
         return timeoutFailure(file.name, limits);
@@ -386,17 +327,19 @@ export class WorkerExtractor implements Extractor {
     }
   }
 
-  /** A parse request for `file`, whose bytes the worker gets as `bytes` (a buffer of their own, handed over). */
-  private request(file: ParseInput, bytes: Uint8Array, limits: ExtractionLimits, nonce: string): ParseRequest {
+  /** A parse request for `file`; bytes in hand move to the worker (a view into a shared pool is copied first). */
+  private request(file: ParseInput, limits: ExtractionLimits, nonce: string): ParseRequest {
+    const { source } = file;
+    const owned = 'bytes' in source && (source.bytes.byteOffset !== 0 || source.bytes.byteLength !== source.bytes.buffer.byteLength) ? { bytes: new Uint8Array(source.bytes) } : source;
     return {
       type: 'parse',
       id: this.nextId++,
       format: file.format,
-      bytes,
+      source: owned,
       name: file.name,
       maxTextChars: limits.maxTextChars,
       ...(file.contentType ? { contentType: file.contentType } : {}),
-      ...(this.images ? { images: { nonce, localFiles: file.folder !== undefined } } : {}),
+      ...(this.images ? { images: { nonce, localFiles: 'file' in source } } : {}),
       ...(limits.structuralChunks ? { chunk: limits.structuralChunks } : {}),
     };
   }
@@ -405,29 +348,27 @@ export class WorkerExtractor implements Extractor {
    * Sends one message of files to the worker (started if need be) and waits for its outcome. A worker that has
    * grown big or parsed WORKER_MAX_FILES files is retired after it replies; on a timeout or death the caller retires it.
    */
-  private async send(requests: ParseRequest[], timeoutMs: number): Promise<ParseJobOutcome> {
+  private async send(requests: ParseRequest[], timeoutMs: number, maxBytes?: number): Promise<ParseJobOutcome> {
     const worker = this.acquireWorker();
     worker.files += requests.length;
     this.messages++;
-    const outcome = await worker.run(requests, timeoutMs);
-    const heapUsedMb = outcome.kind === 'results' ? (outcome.files.at(-1)?.heapUsedMb ?? 0) : 0;
+    const outcome = await worker.run(requests, timeoutMs, maxBytes);
+    const heapUsedMb = outcome.kind === 'results' ? (outcome.files.filter((file) => file !== null).at(-1)?.heapUsedMb ?? 0) : 0;
     if (heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
     return outcome;
   }
 
   /**
-   * Reads the image files an HTML page shows from beside it (`<img src="figures/a.png">`), only regular files
-   * inside the documents folder, each prepared on the worker like an image file and numbered as the page
-   * reserved. Unreadable ones are left out (their placeholder is dropped).
+   * The image files an HTML page shows from beside it (`<img src="figures/a.png">`), only regular files inside the
+   * documents folder, each read and prepared by the worker like an image file and numbered as the page reserved. Unreadable ones are left out (their placeholder is dropped).
    */
   private async readLocalImages(refs: LocalImageRef[], folder: string, limits: ExtractionLimits, deadline: number, nonce: string): Promise<FoundImage[]> {
     const found: FoundImage[] = [];
+    const maxBytes = Math.min(limits.maxFileBytes, MAX_LOCAL_IMAGE_BYTES);
     for (const ref of refs) {
-      const resolved = await resolveSafely(this.documentsDir, join(folder, ref.path));
-      if (!resolved.ok) continue;
-      const read = await readResolved(resolved, Math.min(limits.maxFileBytes, MAX_LOCAL_IMAGE_BYTES));
-      if (!read.ok) continue;
-      const parsed = await this.runWorker({ format: 'image', bytes: read.bytes, name: resolved.shown }, limits, deadline, nonce);
+      const path = join(folder, ref.path);
+      const source = { file: { root: this.documentsDir, path, maxBytes } };
+      const parsed = await this.runWorker({ format: 'image', source, name: basename(path) || path }, limits, deadline, nonce);
       const image = parsed.ok ? parsed.images[0] : undefined;
       if (image) found.push({ ...image, n: ref.n, kind: 'figure', page: ref.page });
     }
@@ -478,19 +419,6 @@ export class WorkerExtractor implements Extractor {
     this.worker = null;
     await worker?.terminate();
   }
-}
-
-function isTextFile(file: ReadFile): file is ReadTextFile {
-  return TEXT_FORMATS.has(file.format);
-}
-
-/** `read`, noting its outcome once it has finished. */
-function watch(read: Promise<ReadFile | Failure>): WatchedRead {
-  const watched: WatchedRead = { read };
-  void read.then((done) => {
-    watched.done = done;
-  });
-  return watched;
 }
 
 /** Marks a file's image placeholders, so text in the file cannot pass for one. */

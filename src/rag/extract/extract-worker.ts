@@ -1,11 +1,16 @@
-// Parse worker thread: receives a batch of files' bytes, parses them one after another, replies once with their results. Run by ParseWorker.
+// Parse worker thread: receives a batch of files, checks and reads each one, parses them one after another, replies once with their results. Run by ParseWorker.
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../errors.js';
 import type { ExtractionResult } from '../types.js';
+import type { ParseFormat } from './formats.js';
 import { ImageCollector } from './image-collector.js';
-import { finishResult, parseError, type ParseOutcome } from './parsed.js';
-import type { ParseBatch, ParseBatchReply, ParseReply, ParseRequest } from './protocol.js';
+import { finishResult, parseError, type ExtractionFailure, type ParseOutcome } from './parsed.js';
+import type { DeferredReply, ParseBatch, ParseBatchReply, ParseReply, ParseRequest } from './protocol.js';
+import { readResolved, resolveSafely } from './read-safely.js';
+import { readUrlFile } from './url-file.js';
 
 const port = parentPort;
 if (!port) throw new Error('extract-worker.js must run as a worker thread');
@@ -15,31 +20,78 @@ if (!port) throw new Error('extract-worker.js must run as a worker thread');
 process.on('unhandledRejection', () => undefined);
 
 port.on('message', (batch: ParseBatch) => {
-  void replyAll(batch.requests).then((replies) => {
+  void replyAll(batch).then((replies) => {
     const reply: ParseBatchReply = { type: 'batch-result', replies };
     port.postMessage(reply);
   });
 });
 
 // One after another, not all at once: parsing is CPU-bound, and the heap then holds one file's parse at a time.
-async function replyAll(requests: ParseRequest[]): Promise<ParseReply[]> {
-  const replies: ParseReply[] = [];
-  for (const request of requests) replies.push(await replyTo(request));
+async function replyAll({ requests, maxBytes }: ParseBatch): Promise<Array<ParseReply | DeferredReply>> {
+  const replies: Array<ParseReply | DeferredReply> = [];
+  let bytes = 0;
+  for (const request of requests) {
+    if (bytes >= maxBytes) {
+      replies.push({ type: 'deferred', id: request.id });
+      continue;
+    }
+    const { reply, bytesRead } = await replyTo(request);
+    replies.push(reply);
+    bytes += bytesRead;
+  }
   return replies;
 }
 
-async function replyTo(request: ParseRequest): Promise<ParseReply> {
-  const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
-  const result = await handle(request, images);
-  const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
-  return { type: 'result', id: request.id, result, heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20), ...found };
+/** The request's bytes: in hand, or read from the documents folder (checked like read-safely says, and hashed). */
+type Input = { ok: true; bytes: Uint8Array; folder?: string; sha256?: string } | ExtractionFailure;
+
+function readInput({ source, format }: ParseRequest): Input {
+  if ('bytes' in source) return { ok: true, bytes: source.bytes };
+  const resolved = resolveSafely(source.file.root, source.file.path);
+  if (!resolved.ok) return resolved;
+  // After the path checks, so that a path that is unsafe (a directory, a symlink out) says so whatever its name.
+  if (format === null) return { ok: false, reason: 'unsupported', message: `${resolved.shown}: this file type is not supported.` };
+  const read = readResolved(resolved, source.file.maxBytes);
+  if (!read.ok) return read;
+  const sha256 = createHash('sha256').update(read.bytes).digest('hex');
+  return { ok: true, bytes: plainBytes(read.bytes), folder: dirname(read.realPath), sha256 };
 }
 
-async function handle(request: ParseRequest, images: ImageCollector | undefined): Promise<ExtractionResult> {
+/** A plain Uint8Array of the bytes (pdf.js refuses a Buffer), over memory of its own (small Buffers share a pool). */
+function plainBytes(buffer: Buffer): Uint8Array {
+  const { buffer: memory, byteOffset, byteLength } = buffer;
+  return byteOffset === 0 && byteLength === memory.byteLength ? new Uint8Array(memory, 0, byteLength) : new Uint8Array(buffer);
+}
+
+async function replyTo(request: ParseRequest): Promise<{ reply: ParseReply; bytesRead: number }> {
+  const reply = (result: ExtractionResult, extra: Partial<ParseReply> = {}): ParseReply => ({
+    type: 'result',
+    id: request.id,
+    result,
+    heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20),
+    ...extra,
+  });
+  const input = readInput(request);
+  if (!input.ok) return { reply: reply(input), bytesRead: 0 };
+  const { bytes, folder, sha256 } = input;
+  if (request.format === null) return { reply: reply(parseError(`${request.name} has no type to parse.`)), bytesRead: 0 };
+  const hashed = (result: ExtractionResult): ExtractionResult => (sha256 ? { ...result, sha256 } : result);
+  if (request.format === 'url') {
+    const target = readUrlFile(new TextDecoder().decode(bytes), request.name);
+    const result: ExtractionResult = target.ok ? { ok: true, format: 'url', title: null, pages: [], warnings: [] } : { ok: false, reason: 'fetch_error', message: target.message };
+    return { reply: reply(hashed(result), target.ok ? { url: target.url } : {}), bytesRead: bytes.byteLength };
+  }
+  const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
+  const result = await handle(request, request.format, bytes, images);
+  const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
+  return { reply: reply(hashed(result), { ...found, ...(folder ? { folder } : {}) }), bytesRead: bytes.byteLength };
+}
+
+async function handle(request: ParseRequest, format: ParseFormat, bytes: Uint8Array, images: ImageCollector | undefined): Promise<ExtractionResult> {
   try {
-    const outcome = await parse(request, images);
+    const outcome = await parse(format, bytes, request, images);
     if (outcome.ok && images) outcome.warnings.push(...images.warnings(request.name));
-    const result = finishResult(request.format, outcome, request.name, request.maxTextChars);
+    const result = finishResult(format, outcome, request.name, request.maxTextChars);
     // Chunked here, not on the host, so a slow or huge chunking is cut by the same deadline and heap cap as the parse.
     // Not when images were found: their captions replace placeholders on the host, which chunks the text then.
     const foundImages = images ? images.images.length + images.localImages.length : 0;
@@ -55,7 +107,7 @@ async function handle(request: ParseRequest, images: ImageCollector | undefined)
 }
 
 // Parsers are imported on first use, so a worker that only sees PDFs never loads jsdom and the reverse.
-async function parse({ format, bytes, name, maxTextChars, contentType }: ParseRequest, images: ImageCollector | undefined): Promise<ParseOutcome> {
+async function parse(format: ParseFormat, bytes: Uint8Array, { name, maxTextChars, contentType }: ParseRequest, images: ImageCollector | undefined): Promise<ParseOutcome> {
   switch (format) {
     case 'pdf':
       return (await import('./parse-pdf.js')).parsePdf(bytes, name, maxTextChars, images);

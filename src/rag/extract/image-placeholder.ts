@@ -12,7 +12,7 @@ export interface FoundImage {
   image: PreparedImage;
 }
 
-/** An image file an HTML page shows from beside it; the host reads it (inside the documents folder only). */
+/** An image file an HTML page shows from beside it; the host has the worker read it (inside the documents folder only). */
 export interface LocalImageRef {
   n: number;
   /** Relative path from the page's folder, URL-decoded, without query or fragment. */

@@ -11,12 +11,16 @@ export interface ParsedFile {
   heapUsedMb: number;
   images: FoundImage[];
   localImages: LocalImageRef[];
+  /** The folder a file of the documents folder really lies in, once the worker read it. */
+  folder?: string;
+  /** The URL a `.url` file names. */
+  url?: string;
 }
 
 /** How one batch ended, from the host's side. */
 export type ParseJobOutcome =
-  /** One entry per request, in order. */
-  | { kind: 'results'; files: ParsedFile[] }
+  /** One entry per request, in order; null for a request the worker left for later (see ParseBatch.maxBytes). */
+  | { kind: 'results'; files: Array<ParsedFile | null> }
   /** The deadline passed; the worker has been terminated. */
   | { kind: 'timeout' }
   /** The worker ended (crash, heap limit) before replying. */
@@ -39,7 +43,7 @@ export class ParseWorker {
     worker.on('message', (message: unknown) => {
       const pending = this.pending;
       if (!pending || !isParseBatchReply(message, pending.ids)) return;
-      pending.settle({ kind: 'results', files: message.replies.map(parsedFile) });
+      pending.settle({ kind: 'results', files: message.replies.map((reply) => (reply.type === 'deferred' ? null : parsedFile(reply))) });
     });
     worker.on('error', (err: Error & { code?: string }) => {
       this.dead = true;
@@ -82,10 +86,11 @@ export class ParseWorker {
 
   /**
    * Sends the files in one message and waits for their outcomes, at most `timeoutMs` for all of them: past that
-   * the worker is terminated (which interrupts even a busy parser) and the outcome is a timeout. Never rejects.
-   * Each request's buffer moves to the worker (no copy): the caller gives it up, and no two may share one.
+   * the worker is terminated (which interrupts even a busy parser) and the outcome is a timeout. Files past
+   * `maxBytes` read are left for later. Never rejects. Each request's buffer of bytes in hand moves to the worker
+   * (no copy): the caller gives it up, and no two may share one.
    */
-  run(requests: ParseRequest[], timeoutMs: number): Promise<ParseJobOutcome> {
+  run(requests: ParseRequest[], timeoutMs: number, maxBytes = Infinity): Promise<ParseJobOutcome> {
     return new Promise<ParseJobOutcome>((resolve) => {
       if (!this.alive) {
         resolve({ kind: 'died', outOfMemory: false, detail: 'the worker had already ended' });
@@ -104,8 +109,8 @@ export class ParseWorker {
       };
       this.pending = job;
       try {
-        const batch: ParseBatch = { type: 'batch', requests };
-        this.worker.postMessage(batch, requests.map((r) => r.bytes.buffer as ArrayBuffer));
+        const batch: ParseBatch = { type: 'batch', requests, maxBytes };
+        this.worker.postMessage(batch, requests.flatMap(({ source }) => ('bytes' in source ? [source.bytes.buffer as ArrayBuffer] : [])));
       } catch (err) {
         settle({ kind: 'died', outOfMemory: false, detail: `the file could not be sent to the worker (${String(err)})` });
       }
@@ -130,5 +135,7 @@ function parsedFile(reply: ParseReply): ParsedFile {
     heapUsedMb: reply.heapUsedMb,
     images: Array.isArray(reply.images) ? reply.images : [],
     localImages: Array.isArray(reply.localImages) ? reply.localImages : [],
+    ...(typeof reply.folder === 'string' ? { folder: reply.folder } : {}),
+    ...(typeof reply.url === 'string' ? { url: reply.url } : {}),
   };
 }

@@ -1,16 +1,10 @@
 // Reads one file from the documents folder, refusing anything that is not a regular file inside it.
-import { close, constants, fstat, open, read, type Stats } from 'node:fs';
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { promisify } from 'node:util';
+// Synchronous: it runs on the parse worker's thread, where each call costs microseconds instead of an event-loop round
+// trip on the host; a read that hangs (a dead network mount) blocks only that thread, which the host gives up at the
+// file's deadline.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { errorMessage } from '../../errors.js';
-
-// Plain descriptors, not FileHandles: a FileHandle costs an object, a finaliser and a promise per call, and a folder
-// of small files spends more on that than on reading them.
-const openFd = promisify(open);
-const fstatFd = promisify(fstat);
-const readFd = promisify(read);
-const closeFd = promisify(close);
 
 /** Bytes read per read() call. */
 const READ_CHUNK_BYTES = 1 << 20;
@@ -31,31 +25,16 @@ export interface ResolvedFile {
   stats: Stats;
 }
 
-export interface SafeReadOptions {
-  /** The documents folder. */
-  root: string;
-  /** Absolute, or relative to `root`. */
-  path: string;
-  /** Larger files are refused as too_large, whether the size shows before or during the read. */
-  maxBytes: number;
-}
-
-/** resolveSafely() then readResolved(): the whole check-and-read of one file. Never throws. */
-export async function readSafely({ root, path, maxBytes }: SafeReadOptions): Promise<SafeReadResult> {
-  const resolved = await resolveSafely(root, path);
-  return resolved.ok ? readResolved(resolved, maxBytes) : resolved;
-}
-
 /**
  * Accepts `path` only if it is a regular file whose real path (symlinks resolved) lies inside the real
  * path of `root`; a path that leaves the folder is refused before the disk is touched. Never throws.
  */
-export async function resolveSafely(root: string, path: string): Promise<ResolvedFile | SafeReadFailure> {
+export function resolveSafely(root: string, path: string): ResolvedFile | SafeReadFailure {
   const shown = basename(path) || path;
   const refuse = (why: string): SafeReadFailure => unsafe(shown, why);
   let rootReal: string;
   try {
-    rootReal = await realpath(root);
+    rootReal = realpathSync.native(root);
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `The documents folder ${root} can't be read (${errorMessage(err)}).` };
   }
@@ -66,7 +45,7 @@ export async function resolveSafely(root: string, path: string): Promise<Resolve
 
   let realPath: string;
   try {
-    realPath = await realpath(requested);
+    realPath = realpathSync.native(requested);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: 'parse_error', message: `${shown} does not exist (or is a broken link).` };
@@ -75,7 +54,7 @@ export async function resolveSafely(root: string, path: string): Promise<Resolve
   if (!isInside(rootReal, realPath)) return refuse('it resolves (through a symlink) to a place outside the documents folder');
   let stats: Stats;
   try {
-    stats = await lstat(realPath);
+    stats = lstatSync(realPath);
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
   }
@@ -88,33 +67,37 @@ export async function resolveSafely(root: string, path: string): Promise<Resolve
  * descriptor again (same inode, still a regular file, still inside the folder), so swapping the file
  * after resolveSafely() can't redirect the read. Never throws.
  */
-export async function readResolved(file: ResolvedFile, maxBytes: number): Promise<SafeReadResult> {
+export function readResolved(file: ResolvedFile, maxBytes: number): SafeReadResult {
   const { realPath, rootReal, shown, stats: before } = file;
   if (before.size > maxBytes) return tooLarge(shown, before.size, maxBytes);
   let fd: number;
   try {
     // O_NONBLOCK: if a FIFO was swapped in after lstat, open() returns instead of waiting for a writer.
-    fd = await openFd(realPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(realPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return unsafe(shown, 'it became a symlink while being opened');
     return { ok: false, reason: 'parse_error', message: `${shown} can't be opened (${errorMessage(err)}).` };
   }
   try {
-    const after = await fstatFd(fd);
+    const after = fstatSync(fd);
     if (!after.isFile()) return unsafe(shown, `it is ${describeKind(after)}, not a regular file`);
     if (after.ino !== before.ino || after.dev !== before.dev) return unsafe(shown, 'it was replaced while being opened');
     // A directory in the path swapped for a symlink between realpath() and open() shows here.
-    const opened = await openedPath(fd);
+    const opened = openedPath(fd);
     if (opened !== null && !isInside(rootReal, opened)) return unsafe(shown, 'it was moved outside the documents folder while being opened');
     if (after.size > maxBytes) return tooLarge(shown, after.size, maxBytes);
-    const bytes = await readAtMost(fd, maxBytes + 1, after.size);
+    const bytes = readAtMost(fd, maxBytes + 1, after.size);
     if (bytes.length > maxBytes) return tooLarge(shown, bytes.length, maxBytes, false);
     return { ok: true, bytes, realPath, name: basename(realPath) };
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
   } finally {
-    await closeFd(fd).catch(() => undefined);
+    try {
+      closeSync(fd);
+    } catch {
+      // Nothing was written; a failed close loses nothing.
+    }
   }
 }
 
@@ -149,9 +132,9 @@ function describeKind(st: Stats): string {
 }
 
 /** Where the descriptor really points (Linux /proc), or null where that can't be known. */
-async function openedPath(fd: number): Promise<string | null> {
+function openedPath(fd: number): string | null {
   try {
-    return await readlink(`/proc/self/fd/${fd}`);
+    return readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return null;
   }
@@ -161,14 +144,14 @@ async function openedPath(fd: number): Promise<string | null> {
  * Reads until EOF or `limit` bytes, whichever comes first. The size from stat sizes the first read (one byte more):
  * a read that returns exactly that size and no more is the end; any other outcome reads on until a read returns 0.
  */
-async function readAtMost(fd: number, limit: number, expectedSize: number): Promise<Buffer> {
+function readAtMost(fd: number, limit: number, expectedSize: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   let next = Math.min(READ_CHUNK_BYTES, expectedSize + 1);
   // Bounded: every pass reads at least one byte or ends, and `total` never exceeds `limit`.
   while (total < limit) {
     const chunk = Buffer.allocUnsafe(Math.min(next, limit - total));
-    const { bytesRead } = await readFd(fd, chunk, 0, chunk.length, null);
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
     if (bytesRead === 0) break;
     chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
     total += bytesRead;

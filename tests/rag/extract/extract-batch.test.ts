@@ -70,6 +70,8 @@ beforeAll(async () => {
   await writeFile(join(dir, 'data.json'), '{"valves":[{"name":"A","bar":3}]}');
   await writeFile(join(dir, 'page.html'), '<html><head><title>Valves</title></head><body><p>Valve A opens at 3 bar.</p></body></html>');
   await writeFile(join(dir, 'empty.md'), '');
+  // 100 KiB each: three of them pass the 256 KiB a batch reads.
+  for (let i = 0; i < 6; i++) await writeFile(join(dir, `big-${i}.md`), `# Big ${i}\n\n${'Valve B opens at nine bar. '.repeat(4096)}`.slice(0, 100 * 1024));
   for (const name of ['hang.md', 'crash.md', 'bloat.md']) await writeFile(join(dir, name), `# ${name}\n\nThis one breaks the worker.\n`);
 });
 
@@ -91,11 +93,28 @@ describe('createExtractor: batches of small text files', () => {
       expect(together.filter((r) => r.ok && r.chunks && r.chunks.length > 1).length).toBeGreaterThan(5);
       const messages = await messagesLogged();
       expect(extractor.workerMessages).toBe(messages.length);
-      // Every file that reached the worker went exactly once (missing.md never does), in far fewer messages.
-      expect(messages.flat().sort()).toEqual(names.filter((n) => n !== 'missing.md').sort());
+      // Every file went to the worker exactly once (it reads them: missing.md too), in far fewer messages.
+      expect(messages.flat().sort()).toEqual([...names].sort());
       expect(messages.length).toBeLessThan(names.length / 4);
       // The HTML page went alone: only plain text files share a message.
       expect(messages.filter((m) => m.includes('page.html'))).toEqual([['page.html']]);
+    } finally {
+      await extractor.close();
+    }
+  });
+
+  it('leaves the files past 256 KiB read in a batch for the next message, with the results they get alone', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `big-${i}.md`);
+    const oneByOne = await extractOneByOne(names, () => CHUNKED);
+    await rm(logPath, { force: true });
+
+    const extractor = createExtractor({ documentsDir: dir, workerPath });
+    try {
+      const together = await Promise.all(names.map((name) => extractor.extract(name, CHUNKED)));
+      expect(together).toEqual(oneByOne);
+      expect(together.every((r) => r.ok)).toBe(true);
+      // All six were sent; the worker read three (300 KiB) and left the rest, which went again in the next message.
+      expect(await messagesLogged()).toEqual([names, names.slice(3)]);
     } finally {
       await extractor.close();
     }
