@@ -55,7 +55,10 @@ function sortedHas(list: Uint32Array, lo: number, hi: number, value: number): bo
  * `keep` (renumbered in order): how the indexer carries the old postings over without tokenising kept chunks again.
  */
 export function buildBm25Data(documentTerms: Iterable<readonly string[]>, base?: { data: Bm25Data; keep: (doc: number) => boolean }): Bm25Data {
-  const lists = new Map<string, number[]>();
+  // Term ids in first-seen order; each term's postings as flat (doc, freq) pairs, counted in place: one Map lookup
+  // per term occurrence, and no per-document Map.
+  const ids = new Map<string, number>();
+  const lists: number[][] = [];
   const lengths: number[] = [];
   if (base) {
     const { data, keep } = base;
@@ -72,39 +75,45 @@ export function buildBm25Data(documentTerms: Iterable<readonly string[]>, base?:
         const doc = renumber[data.docs[i]!]!;
         if (doc >= 0) list.push(doc, data.freqs[i]!);
       }
-      if (list.length) lists.set(term, list);
+      if (list.length) {
+        ids.set(term, lists.length);
+        lists.push(list);
+      }
     });
   }
   for (const docTerms of documentTerms) {
     const doc = lengths.length;
     lengths.push(docTerms.length);
-    const counts = new Map<string, number>();
-    for (const term of docTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, freq] of counts) {
-      let list = lists.get(term);
-      if (!list) lists.set(term, (list = []));
-      list.push(doc, freq);
+    for (const term of docTerms) {
+      let id = ids.get(term);
+      if (id === undefined) {
+        id = lists.length;
+        ids.set(term, id);
+        lists.push([]);
+      }
+      const list = lists[id]!;
+      // The list ends with this document's pair once the term has been seen in it.
+      if (list[list.length - 2] === doc) list[list.length - 1]!++;
+      else list.push(doc, 1);
     }
   }
-  const termList = [...lists.keys()];
-  const offsets = new Uint32Array(termList.length + 1);
+  const offsets = new Uint32Array(lists.length + 1);
   let total = 0;
-  termList.forEach((term, t) => {
+  lists.forEach((list, t) => {
     offsets[t] = total;
-    total += lists.get(term)!.length / 2;
+    total += list.length / 2;
   });
-  offsets[termList.length] = total;
+  offsets[lists.length] = total;
   const docs = new Uint32Array(total);
   const freqs = new Uint32Array(total);
-  termList.forEach((term, t) => {
-    const list = lists.get(term)!;
+  lists.forEach((list, t) => {
     let at = offsets[t]!;
     for (let i = 0; i < list.length; i += 2, at++) {
       docs[at] = list[i]!;
       freqs[at] = list[i + 1]!;
     }
   });
-  return { terms: termList, offsets, docs, freqs, lengths: Uint32Array.from(lengths) };
+  return { terms: [...ids.keys()], offsets, docs, freqs, lengths: Uint32Array.from(lengths) };
 }
 
 /** Pushes (doc, score) into a min-heap of the `k` best, kept as parallel arrays; ties prefer the lower doc. */
