@@ -65,6 +65,8 @@ export interface Extractor {
    * left out. The indexer reads files that can hold images again when it changes.
    */
   readonly imageReader?: string;
+  /** Starts what extraction needs (a worker thread) ahead of the first file, when many files are coming. */
+  prepare?(): void;
   /** Stops the worker(s). */
   close(): Promise<void>;
 }

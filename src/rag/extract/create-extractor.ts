@@ -155,6 +155,11 @@ export class WorkerExtractor implements Extractor {
     }, lim);
   }
 
+  /** Starts the parse worker now, so its start-up overlaps the caller's work (a folder scan) instead of the first file. */
+  prepare(): void {
+    if (!this.closed) this.acquireWorker();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;

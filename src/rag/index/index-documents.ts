@@ -140,6 +140,8 @@ export async function indexDocuments({
       store = null;
     }
     const rebuilt = existing.status !== 'missing' && store === null;
+    // Every file will be read (a first index or a rebuild): the extractor's worker starts while the folder is scanned.
+    if (store === null) extractor.prepare?.();
 
     const scan = await scanDocuments(documentsDir, { exclude: [resolve(indexDir)] }).catch((err: NodeJS.ErrnoException) => {
       const reason = err.code === 'ENOENT' ? 'it does not exist (create it and put documents in it)' : err.code === 'ENOTDIR' ? 'it is not a folder' : errorMessage(err);
