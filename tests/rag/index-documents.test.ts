@@ -382,10 +382,10 @@ describe('extractions in flight', () => {
   }
 
   it('keeps up to EXTRACTION_LOOKAHEAD_FILES small files in flight, so the extractor can batch them', async () => {
-    for (let i = 0; i < 40; i++) await folders.write(`small/${i}.md`, `Small file ${i}.`);
+    for (let i = 0; i < EXTRACTION_LOOKAHEAD_FILES + 8; i++) await folders.write(`small/${i}.md`, `Small file ${i}.`);
     const counting = countingExtractor();
     const summary = await run({ extractor: counting.extractor });
-    expect(summary.added).toBe(43);
+    expect(summary.added).toBe(EXTRACTION_LOOKAHEAD_FILES + 11);
     expect(counting.most()).toBe(EXTRACTION_LOOKAHEAD_FILES);
   });
 
