@@ -56,6 +56,18 @@ async function extractOneByOne(names: string[], limits: (name: string) => Partia
   }
 }
 
+/** Extracts `names` all at once on a fresh extractor: the results, the names in each worker message, the message count. */
+async function extractTogether(names: string[], limits: (name: string) => Partial<ExtractionLimits>, heapMb?: number) {
+  await rm(logPath, { force: true });
+  const extractor = createExtractor({ documentsDir: dir, workerPath, ...(heapMb ? { workerHeapMb: heapMb } : {}) });
+  try {
+    const together = await Promise.all(names.map((name) => extractor.extract(name, limits(name))));
+    return { together, messages: await messagesLogged(), workerMessages: extractor.workerMessages };
+  } finally {
+    await extractor.close();
+  }
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'extract-batch-'));
   logPath = join(dir, 'messages.log');
@@ -84,40 +96,25 @@ describe('createExtractor: batches of small text files', () => {
     const notes = Array.from({ length: 40 }, (_, i) => `note-${i}.md`);
     const names = [...notes.slice(0, 20), 'plain.txt', 'page.html', 'table.csv', 'missing.md', 'empty.md', 'data.json', ...notes.slice(20)];
     const oneByOne = await extractOneByOne(names, () => CHUNKED);
-    await rm(logPath, { force: true });
-
-    const extractor = createExtractor({ documentsDir: dir, workerPath });
-    try {
-      const together = await Promise.all(names.map((name) => extractor.extract(name, CHUNKED)));
-      expect(together).toEqual(oneByOne);
-      expect(together.filter((r) => r.ok && r.chunks && r.chunks.length > 1).length).toBeGreaterThan(5);
-      const messages = await messagesLogged();
-      expect(extractor.workerMessages).toBe(messages.length);
-      // Every file went to the worker exactly once (it reads them: missing.md too), in far fewer messages.
-      expect(messages.flat().sort()).toEqual([...names].sort());
-      expect(messages.length).toBeLessThan(names.length / 4);
-      // The HTML page went alone: only plain text files share a message.
-      expect(messages.filter((m) => m.includes('page.html'))).toEqual([['page.html']]);
-    } finally {
-      await extractor.close();
-    }
+    const { together, messages, workerMessages } = await extractTogether(names, () => CHUNKED);
+    expect(together).toEqual(oneByOne);
+    expect(together.filter((r) => r.ok && r.chunks && r.chunks.length > 1).length).toBeGreaterThan(5);
+    expect(workerMessages).toBe(messages.length);
+    // Every file went to the worker exactly once (it reads them: missing.md too), in far fewer messages.
+    expect(messages.flat().sort()).toEqual([...names].sort());
+    expect(messages.length).toBeLessThan(names.length / 4);
+    // The HTML page went alone: only plain text files share a message.
+    expect(messages.filter((m) => m.includes('page.html'))).toEqual([['page.html']]);
   });
 
   it('leaves the files past 256 KiB read in a batch for the next message, with the results they get alone', async () => {
     const names = Array.from({ length: 6 }, (_, i) => `big-${i}.md`);
     const oneByOne = await extractOneByOne(names, () => CHUNKED);
-    await rm(logPath, { force: true });
-
-    const extractor = createExtractor({ documentsDir: dir, workerPath });
-    try {
-      const together = await Promise.all(names.map((name) => extractor.extract(name, CHUNKED)));
-      expect(together).toEqual(oneByOne);
-      expect(together.every((r) => r.ok)).toBe(true);
-      // All six were sent; the worker read three (300 KiB) and left the rest, which went again in the next message.
-      expect(await messagesLogged()).toEqual([names, names.slice(3)]);
-    } finally {
-      await extractor.close();
-    }
+    const { together, messages } = await extractTogether(names, () => CHUNKED);
+    expect(together).toEqual(oneByOne);
+    expect(together.every((r) => r.ok)).toBe(true);
+    // All six were sent; the worker read three (300 KiB) and left the rest, which went again in the next message.
+    expect(messages).toEqual([names, names.slice(3)]);
   });
 
   it.each([
@@ -130,20 +127,12 @@ describe('createExtractor: batches of small text files', () => {
     const limits = (name: string): Partial<ExtractionLimits> => (name === culprit ? { ...CHUNKED, timeoutMs: 1_000 } : CHUNKED);
     const oneByOne = await extractOneByOne(names, limits, heapMb);
     expect(oneByOne[6]).toMatchObject({ ok: false, reason });
-    await rm(logPath, { force: true });
-
-    const extractor = createExtractor({ documentsDir: dir, workerPath, ...(heapMb ? { workerHeapMb: heapMb } : {}) });
-    try {
-      const together = await Promise.all(names.map((name) => extractor.extract(name, limits(name))));
-      expect(together).toEqual(oneByOne);
-      const messages = await messagesLogged();
-      // The culprit did go in a batch with others; then it and each of the others were parsed again alone.
-      const batchIndex = messages.findIndex((m) => m.includes(culprit) && m.length > 1);
-      expect(batchIndex).toBeGreaterThanOrEqual(0);
-      const batch = messages[batchIndex]!;
-      expect(messages.slice(batchIndex + 1, batchIndex + 1 + batch.length)).toEqual(batch.map((name) => [name]));
-    } finally {
-      await extractor.close();
-    }
+    const { together, messages } = await extractTogether(names, limits, heapMb);
+    expect(together).toEqual(oneByOne);
+    // The culprit did go in a batch with others; then it and each of the others were parsed again alone.
+    const batchIndex = messages.findIndex((m) => m.includes(culprit) && m.length > 1);
+    expect(batchIndex).toBeGreaterThanOrEqual(0);
+    const batch = messages[batchIndex]!;
+    expect(messages.slice(batchIndex + 1, batchIndex + 1 + batch.length)).toEqual(batch.map((name) => [name]));
   });
 });
