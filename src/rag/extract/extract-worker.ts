@@ -74,6 +74,7 @@ async function replyTo(request: ParseRequest): Promise<{ reply: ParseReply; byte
   const input = readInput(request);
   if (!input.ok) return { reply: reply(input), bytesRead: 0 };
   const { bytes, folder, sha256 } = input;
+  // readInput() refused a file of no type already; bytes in hand always come with one.
   if (request.format === null) return { reply: reply(parseError(`${request.name} has no type to parse.`)), bytesRead: 0 };
   const hashed = (result: ExtractionResult): ExtractionResult => (sha256 ? { ...result, sha256 } : result);
   if (request.format === 'url') {
