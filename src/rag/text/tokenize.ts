@@ -56,7 +56,8 @@ export function words(text: string): readonly string[] {
 const RECENT_TEXTS = 256;
 const recentWords = new Map<string, readonly string[]>();
 
-function splitWords(text: string): string[] {
+/** The words of `text` in order; as their terms instead (stopwords left out) when `asTerms`. */
+function splitWords(text: string, asTerms = false): string[] {
   const out: string[] = [];
   if (!NON_ASCII.test(text)) {
     // Plain ASCII, most text: a scan over char codes, which no regular expression's match objects slow down
@@ -69,7 +70,7 @@ function splitWords(text: string): string[] {
       }
       let end = at + 1;
       while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end++;
-      at = addWord(out, text, lower, at, end, true);
+      at = addWord(out, text, lower, at, end, true, asTerms);
     }
     return out;
   }
@@ -79,7 +80,7 @@ function splitWords(text: string): string[] {
   const caseKnown = lower.length === folded.length;
   const pattern = new RegExp(WORD_PATTERN.source, 'gu');
   for (let match = pattern.exec(lower); match; match = pattern.exec(lower)) {
-    pattern.lastIndex = addWord(out, folded, lower, match.index, match.index + match[0].length, caseKnown);
+    pattern.lastIndex = addWord(out, folded, lower, match.index, match.index + match[0].length, caseKnown, asTerms);
   }
   return out;
 }
@@ -90,10 +91,10 @@ function isAsciiWordChar(code: number): boolean {
 }
 
 /**
- * Adds the word lower[at..end) to `out` (a dotted acronym read on past `end`, marked when it would be a stopword) and
- * returns where the next word may start. `folded` is the text before lower-casing, for telling capitals apart.
+ * Adds the word lower[at..end) to `out` (a dotted acronym read on past `end`, marked when it would be a stopword), or
+ * with `asTerms` its term (nothing for a stopword), and returns where the next word may start. `folded` is the text before lower-casing, for telling capitals apart.
  */
-function addWord(out: string[], folded: string, lower: string, at: number, end: number, caseKnown: boolean): number {
+function addWord(out: string[], folded: string, lower: string, at: number, end: number, caseKnown: boolean, asTerms: boolean): number {
   let word: string;
   let dotted = false;
   if (end === at + 1 && lower.charCodeAt(end) === 46) {
@@ -109,7 +110,11 @@ function addWord(out: string[], folded: string, lower: string, at: number, end: 
   // Cheapest tests first: most words start in lower case and are no acronym.
   const capital = caseKnown && folded.charCodeAt(at) >= 65 && folded.charCodeAt(at) <= 90;
   if ((dotted || (capital && allCapitals(folded, at, end) && (word.length > 1 || folded.charCodeAt(end) === 46))) && STOPWORDS.has(word)) word += ACRONYM_MARK;
-  out.push(word);
+  if (!asTerms) out.push(word);
+  else {
+    const term = termOf(word);
+    if (term) out.push(term);
+  }
   return end;
 }
 
@@ -129,10 +134,15 @@ export function termOf(word: string): string {
   return term;
 }
 
-/** The content words of `text`, stemmed, in order: the terms BM25 indexes and the embedder hashes. */
+/**
+ * The content words of `text`, stemmed, in order: the terms BM25 indexes and the embedder hashes. From the words
+ * remembered for it when the embedder just split it; otherwise in one pass, with no array of words in between.
+ */
 export function terms(text: string): string[] {
+  const cached = recentWords.get(text);
+  if (!cached) return splitWords(text, true);
   const out: string[] = [];
-  for (const word of words(text)) {
+  for (const word of cached) {
     const term = termOf(word);
     if (term) out.push(term);
   }
