@@ -4,7 +4,7 @@ import { errorMessage } from '../../errors.js';
 import type { LlmClient } from '../../llm/types.js';
 import { chunkDocument, chunkerId, type ChunkingMode } from '../chunk/chunk-document.js';
 import type { Embedder } from '../embed/embedder.js';
-import { embedTexts } from '../embed/embed-texts.js';
+import { embedRows, embedTexts } from '../embed/embed-texts.js';
 import { DocumentsFolderError } from '../errors.js';
 import { canHoldImages } from '../extract/formats.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
@@ -266,7 +266,7 @@ export async function indexDocuments({
         keep.forEach((isKept, row) => isKept && vectors.set(old.subarray(row * dimension, (row + 1) * dimension), out++ * dimension));
       } else if (vectors && kept.length > 0) {
         say(`the fused search now uses vectors; computing them for the ${kept.length} chunks already indexed`);
-        (await embedTexts(embedder, kept.map((c) => c.chunk))).forEach((vector, row) => vectors.set(vector, row * dimension));
+        await embedRows(embedder, kept.map((c) => c.chunk), vectors);
       }
       newVectors.forEach((vector, i) => vectors?.set(vector, (kept.length + i) * dimension));
       const chunksOut = [...kept, ...newChunks];

@@ -1,7 +1,7 @@
 // Scores the three retrievers on a BEIR-format collection: nDCG@10, recall@5/@100, MRR@10 and query latency.
 import { chunkStructural } from '../chunk/structural-chunker.js';
 import type { Embedder } from '../embed/embedder.js';
-import { embedTexts } from '../embed/embed-texts.js';
+import { embedRows } from '../embed/embed-texts.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import type { BeirCollection } from './beir-collection.js';
 import { mrrAt, ndcgAt, recallAt } from './retrieval-metrics.js';
@@ -48,7 +48,7 @@ export async function indexCollection(collection: BeirCollection, embedder: Embe
     chunkStructural([{ page: 1, text }]).forEach((piece, i) => chunks.push({ doc: doc.id, chunk_id: `${doc.id}#${i}`, page: 1, format: 'txt', chunk: piece.text }));
   }
   const vectors = new Float32Array(chunks.length * embedder.dimension);
-  (await embedTexts(embedder, chunks.map((c) => c.chunk))).forEach((v, i) => vectors.set(v, i * embedder.dimension));
+  await embedRows(embedder, chunks.map((c) => c.chunk), vectors);
   return createSearchIndex({ chunks, vectors, model: embedder.id, dimension: embedder.dimension });
 }
 

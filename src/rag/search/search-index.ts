@@ -4,7 +4,7 @@ import { CortexError } from '../../errors.js';
 import { encodeFlatIndex, type FaissIndex, loadFaissIndex } from '../index/flat-index-file.js';
 import { ANN_FILE, type AnnIndex, decodeAnnFile, wantsAnnIndex } from '../index/ann-index.js';
 import type { Embedder } from '../embed/embedder.js';
-import { embedTexts } from '../embed/embed-texts.js';
+import { embedRows } from '../embed/embed-texts.js';
 import type { ChunkRecord } from '../index/index-files.js';
 import { readIndexStore, readOptional, savedBm25 } from '../index/index-store.js';
 import { bm25FromData, buildBm25Index, type Bm25Data, type Bm25Index } from './bm25.js';
@@ -30,7 +30,7 @@ export interface SearchIndex {
    * them computed with `embedder` on first use and kept. Only call it for a non-empty index and the index's embedder.
    */
   vectorIndex(embedder: Embedder): Promise<FaissIndex>;
-  /** The approximate (IVF) index of a large index, searched instead of `faiss`; null: exact search. */
+  /** The approximate (IVF) index of a large index, searched instead of vectorIndex(); null: exact search. */
   readonly ann: AnnIndex | null;
   bm25(): Bm25Index;
   /** Number of distinct documents with chunks. */
@@ -68,17 +68,10 @@ function makeSearchIndex(
   };
 }
 
-/** Chunks embedded at a time when vectors are computed on demand. */
-const COMPUTE_SLICE_CHUNKS = 1_024;
-
 /** An exact index over the chunks' vectors computed now, for an index stored without them. */
 async function computeVectorIndex(chunks: readonly ChunkRecord[], embedder: Embedder, dimension: number): Promise<FaissIndex> {
   const vectors = new Float32Array(chunks.length * dimension);
-  // Slice by slice, so only one slice's vectors exist twice.
-  for (let start = 0; start < chunks.length; start += COMPUTE_SLICE_CHUNKS) {
-    const slice = chunks.slice(start, start + COMPUTE_SLICE_CHUNKS).map((c) => c.chunk);
-    (await embedTexts(embedder, slice)).forEach((vector, i) => vectors.set(vector, (start + i) * dimension));
-  }
+  await embedRows(embedder, chunks.map((c) => c.chunk), vectors);
   return loadFaissIndex(encodeFlatIndex(dimension, vectors));
 }
 
