@@ -293,10 +293,10 @@ export class WorkerExtractor implements Extractor {
 
   /** What the host does with a parsed file: fetch the page a `.url` file names, or caption the file's images. */
   private async afterParse(parsed: ParsedFile, file: ParseInput, limits: ExtractionLimits, deadline: number, nonce: string): Promise<ExtractionResult> {
-    if (parsed.url === undefined) return this.withImages(parsed, file.name, limits, deadline, nonce);
-    const fetched = await this.fetchAndParse(parsed.url, file.name, limits, deadline);
-    // The hash is the `.url` file's own, as for any file of the folder.
-    return parsed.result.sha256 ? { ...fetched, sha256: parsed.result.sha256 } : fetched;
+    const result = parsed.url === undefined ? await this.withImages(parsed, file.name, limits, deadline, nonce) : await this.fetchAndParse(parsed.url, file.name, limits, deadline);
+    // The hash of the file the worker read (a `.url` file's own), whatever captioning or fetching made of it.
+    const { sha256 } = parsed.result;
+    return sha256 ? { ...result, sha256 } : result;
   }
 
   /** The parsed file's result, with its images captioned when a captioner is set up. */
@@ -306,8 +306,7 @@ export class WorkerExtractor implements Extractor {
     if (folder && localImages.length > 0) images.push(...(await this.readLocalImages(localImages, folder, limits, deadline, nonce)));
     // Placeholders of local images that could not be read are removed by caption() too.
     if (images.length === 0 && localImages.length === 0) return result;
-    const captioned = await this.caption(result, images, nonce, name, limits, this.images);
-    return result.sha256 ? { ...captioned, sha256: result.sha256 } : captioned;
+    return this.caption(result, images, nonce, name, limits, this.images);
   }
 
   /** One parse on the worker, cut off at `deadline`; a timeout, crash or heap death is the file's failure. */

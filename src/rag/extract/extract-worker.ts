@@ -5,7 +5,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { errorMessage } from '../../errors.js';
 import type { ExtractionResult } from '../types.js';
-import type { ParseFormat } from './formats.js';
+import type { FileFormat, ParseFormat } from './formats.js';
 import { ImageCollector } from './image-collector.js';
 import { finishResult, parseError, type ExtractionFailure, type ParseOutcome } from './parsed.js';
 import type { DeferredReply, ParseBatch, ParseBatchReply, ParseReply, ParseRequest } from './protocol.js';
@@ -42,25 +42,22 @@ async function replyAll({ requests, maxBytes }: ParseBatch): Promise<Array<Parse
   return replies;
 }
 
-/** The request's bytes: in hand, or read from the documents folder (checked like read-safely says, and hashed). */
-type Input = { ok: true; bytes: Uint8Array; folder?: string; sha256?: string } | ExtractionFailure;
+/** The request's bytes and type: in hand, or read from the documents folder (checked like read-safely says, and hashed). */
+type Input = { ok: true; format: FileFormat; bytes: Uint8Array; folder?: string; sha256?: string } | ExtractionFailure;
 
-function readInput({ source, format }: ParseRequest): Input {
-  if ('bytes' in source) return { ok: true, bytes: source.bytes };
+function readInput({ source, format, name }: ParseRequest): Input {
+  const unsupported = (shown: string): ExtractionFailure => ({ ok: false, reason: 'unsupported', message: `${shown}: this file type is not supported.` });
+  if ('bytes' in source) return format === null ? unsupported(name) : { ok: true, format, bytes: source.bytes };
   const resolved = resolveSafely(source.file.root, source.file.path);
   if (!resolved.ok) return resolved;
   // After the path checks, so that a path that is unsafe (a directory, a symlink out) says so whatever its name.
-  if (format === null) return { ok: false, reason: 'unsupported', message: `${resolved.shown}: this file type is not supported.` };
+  if (format === null) return unsupported(resolved.shown);
   const read = readResolved(resolved, source.file.maxBytes);
   if (!read.ok) return read;
   const sha256 = createHash('sha256').update(read.bytes).digest('hex');
-  return { ok: true, bytes: plainBytes(read.bytes), folder: dirname(read.realPath), sha256 };
-}
-
-/** A plain Uint8Array of the bytes (pdf.js refuses a Buffer), over memory of its own (small Buffers share a pool). */
-function plainBytes(buffer: Buffer): Uint8Array {
-  const { buffer: memory, byteOffset, byteLength } = buffer;
-  return byteOffset === 0 && byteLength === memory.byteLength ? new Uint8Array(memory, 0, byteLength) : new Uint8Array(buffer);
+  // A plain Uint8Array view (pdf.js refuses a Buffer) of memory the read gave this file alone.
+  const bytes = new Uint8Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+  return { ok: true, format, bytes, folder: dirname(read.realPath), sha256 };
 }
 
 async function replyTo(request: ParseRequest): Promise<{ reply: ParseReply; bytesRead: number }> {
@@ -73,17 +70,15 @@ async function replyTo(request: ParseRequest): Promise<{ reply: ParseReply; byte
   });
   const input = readInput(request);
   if (!input.ok) return { reply: reply(input), bytesRead: 0 };
-  const { bytes, folder, sha256 } = input;
-  // readInput() refused a file of no type already; bytes in hand always come with one.
-  if (request.format === null) return { reply: reply(parseError(`${request.name} has no type to parse.`)), bytesRead: 0 };
+  const { format, bytes, folder, sha256 } = input;
   const hashed = (result: ExtractionResult): ExtractionResult => (sha256 ? { ...result, sha256 } : result);
-  if (request.format === 'url') {
+  if (format === 'url') {
     const target = readUrlFile(new TextDecoder().decode(bytes), request.name);
     const result: ExtractionResult = target.ok ? { ok: true, format: 'url', title: null, pages: [], warnings: [] } : { ok: false, reason: 'fetch_error', message: target.message };
     return { reply: reply(hashed(result), target.ok ? { url: target.url } : {}), bytesRead: bytes.byteLength };
   }
   const images = request.images ? new ImageCollector(request.images.nonce, request.images.localFiles) : undefined;
-  const result = await handle(request, request.format, bytes, images);
+  const result = await handle(request, format, bytes, images);
   const found = result.ok && images ? { images: images.images, localImages: images.localImages } : {};
   return { reply: reply(hashed(result), { ...found, ...(folder ? { folder } : {}) }), bytesRead: bytes.byteLength };
 }

@@ -141,7 +141,8 @@ function openedPath(fd: number): string | null {
 }
 
 /**
- * Reads until EOF or `limit` bytes, whichever comes first. The size from stat sizes the first read (one byte more):
+ * Reads until EOF or `limit` bytes, whichever comes first, into a Buffer over memory of its own (not a view into
+ * Node's shared pool of small Buffers), so the caller may hand its memory over. The size from stat sizes the first read (one byte more):
  * a read that returns exactly that size and no more is the end; any other outcome reads on until a read returns 0.
  */
 function readAtMost(fd: number, limit: number, expectedSize: number): Buffer {
@@ -160,5 +161,8 @@ function readAtMost(fd: number, limit: number, expectedSize: number): Buffer {
     // Any other short read is almost surely the end: the next read only confirms it, with a small buffer.
     next = bytesRead === chunk.length ? READ_CHUNK_BYTES : END_PROBE_BYTES;
   }
-  return Buffer.concat(chunks, total);
+  const bytes = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(bytes, at);
+  return bytes;
 }

@@ -93,23 +93,23 @@ describe('createExtractor: path safety', () => {
   });
 
   it('refuses to read a file that was replaced after its path was checked', async () => {
-    const checked = await resolveSafely(docs, 'sub/inside.txt');
+    const checked = resolveSafely(docs, 'sub/inside.txt');
     if (!checked.ok) throw new Error(checked.message);
     // Same path, different inode: what a swap between the check and the open looks like.
     await writeFile(join(docs, 'sub', 'new.txt'), 'swapped content');
     await rename(join(docs, 'sub', 'new.txt'), join(docs, 'sub', 'inside.txt'));
     expect((await stat(join(docs, 'sub', 'inside.txt'))).ino).not.toBe(checked.stats.ino);
-    const read = await readResolved(checked, 1_000);
+    const read = readResolved(checked, 1_000);
     expect(read).toMatchObject(refused);
     expect(!read.ok && read.message).toMatch(/replaced/);
   });
 
   it('refuses to read through a descriptor that points outside the folder after the path was checked', async () => {
-    const checked = await resolveSafely(docs, 'alias.txt');
+    const checked = resolveSafely(docs, 'alias.txt');
     if (!checked.ok) throw new Error(checked.message);
     // What a directory swapped for a symlink between the check and the open looks like from the descriptor:
     // the opened file's real location is not under the folder the check was made against.
-    const read = await readResolved({ ...checked, rootReal: join(base, 'outside') }, 1_000);
+    const read = readResolved({ ...checked, rootReal: join(base, 'outside') }, 1_000);
     expect(read).toMatchObject(refused);
     expect(!read.ok && read.message).toMatch(/moved outside the documents folder while being opened/);
   });
