@@ -17,7 +17,7 @@ export const WORKER_MAX_FILES = 500;
  * files that cost is spread thin, and a batch that fails as a whole is parsed again one file at a time.
  */
 export const BATCH_MAX_FILES = 32;
-/** Most bytes of plain text files in one message: keeps a batch's copy and its parse well under a file's deadline. */
+/** Bytes of plain text files the worker reads for one message before leaving the rest for the next: keeps a batch's parse well under a file's deadline and heap. */
 export const BATCH_MAX_BYTES = 256 * 1024;
 /** How long close() waits for a terminating worker thread before giving up on it. */
 export const WORKER_TERMINATE_WAIT_MS = 2_000;

@@ -52,7 +52,7 @@ export function words(text: string): readonly string[] {
   return out;
 }
 
-/** Texts whose words are remembered: the indexer tokenises each new chunk twice (embedder, then BM25) in a row. */
+/** Texts whose words are remembered: an indexer that stores vectors tokenises each new chunk twice (embedder, then BM25) in a row. */
 const RECENT_TEXTS = 256;
 const recentWords = new Map<string, readonly string[]>();
 
@@ -92,7 +92,8 @@ function isAsciiWordChar(code: number): boolean {
 
 /**
  * Adds the word lower[at..end) to `out` (a dotted acronym read on past `end`, marked when it would be a stopword), or
- * with `asTerms` its term (nothing for a stopword), and returns where the next word may start. `folded` is the text before lower-casing, for telling capitals apart.
+ * with `asTerms` its term (nothing for a stopword), and returns where the next word may start. `folded` is the text
+ * before lower-casing, for telling capitals apart.
  */
 function addWord(out: string[], folded: string, lower: string, at: number, end: number, caseKnown: boolean, asTerms: boolean): number {
   let word: string;
