@@ -140,7 +140,8 @@ export function termOf(word: string): string {
  * remembered for it when the embedder just split it; otherwise in one pass, with no array of words in between.
  */
 export function terms(text: string): string[] {
-  const cached = recentWords.get(text);
+  // An empty memo (no embedder splitting texts) is not asked: that would hash the whole text for nothing.
+  const cached = recentWords.size > 0 ? recentWords.get(text) : undefined;
   if (!cached) return splitWords(text, true);
   const out: string[] = [];
   for (const word of cached) {
