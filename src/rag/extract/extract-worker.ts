@@ -29,13 +29,15 @@ port.on('message', (batch: ParseBatch) => {
 // One after another, not all at once: parsing is CPU-bound, and the heap then holds one file's parse at a time.
 async function replyAll({ requests, maxBytes }: ParseBatch): Promise<Array<ParseReply | DeferredReply>> {
   const replies: Array<ParseReply | DeferredReply> = [];
+  // The documents folder's real path, resolved once per batch rather than once per file.
+  const realRoots = new Map<string, string>();
   let bytes = 0;
   for (const request of requests) {
     if (bytes >= maxBytes) {
       replies.push({ type: 'deferred', id: request.id });
       continue;
     }
-    const { reply, bytesRead } = await replyTo(request);
+    const { reply, bytesRead } = await replyTo(request, realRoots);
     replies.push(reply);
     bytes += bytesRead;
   }
@@ -45,14 +47,16 @@ async function replyAll({ requests, maxBytes }: ParseBatch): Promise<Array<Parse
 /** The request's bytes and type: in hand, or read from the documents folder (checked like read-safely says, and hashed). */
 type Input = { ok: true; format: FileFormat; bytes: Uint8Array; folder?: string; sha256?: string } | ExtractionFailure;
 
-function readInput({ source, format, name }: ParseRequest): Input {
+function readInput({ source, format, name }: ParseRequest, realRoots: Map<string, string>): Input {
   const unsupported = (shown: string): ExtractionFailure => ({ ok: false, reason: 'unsupported', message: `${shown}: this file type is not supported.` });
   if ('bytes' in source) return format === null ? unsupported(name) : { ok: true, format, bytes: source.bytes };
-  const resolved = resolveSafely(source.file.root, source.file.path);
+  const { root, path, maxBytes } = source.file;
+  const resolved = resolveSafely(root, path, realRoots.get(root));
   if (!resolved.ok) return resolved;
+  realRoots.set(root, resolved.rootReal);
   // After the path checks, so that a path that is unsafe (a directory, a symlink out) says so whatever its name.
   if (format === null) return unsupported(resolved.shown);
-  const read = readResolved(resolved, source.file.maxBytes);
+  const read = readResolved(resolved, maxBytes);
   if (!read.ok) return read;
   const sha256 = createHash('sha256').update(read.bytes).digest('hex');
   // A plain Uint8Array view (pdf.js refuses a Buffer) of memory the read gave this file alone.
@@ -60,7 +64,7 @@ function readInput({ source, format, name }: ParseRequest): Input {
   return { ok: true, format, bytes, folder: dirname(read.realPath), sha256 };
 }
 
-async function replyTo(request: ParseRequest): Promise<{ reply: ParseReply; bytesRead: number }> {
+async function replyTo(request: ParseRequest, realRoots: Map<string, string>): Promise<{ reply: ParseReply; bytesRead: number }> {
   const reply = (result: ExtractionResult, extra: Partial<ParseReply> = {}): ParseReply => ({
     type: 'result',
     id: request.id,
@@ -68,7 +72,7 @@ async function replyTo(request: ParseRequest): Promise<{ reply: ParseReply; byte
     heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20),
     ...extra,
   });
-  const input = readInput(request);
+  const input = readInput(request, realRoots);
   if (!input.ok) return { reply: reply(input), bytesRead: 0 };
   const { format, bytes, folder, sha256 } = input;
   const hashed = (result: ExtractionResult): ExtractionResult => (sha256 ? { ...result, sha256 } : result);
@@ -92,7 +96,7 @@ async function handle(request: ParseRequest, format: ParseFormat, bytes: Uint8Ar
     // Not when images were found: their captions replace placeholders on the host, which chunks the text then.
     const foundImages = images ? images.images.length + images.localImages.length : 0;
     if (!result.ok || !request.chunk || foundImages > 0) return result;
-    const { chunkStructural } = await import('../chunk/structural-chunker.js');
+    const { chunkStructural } = await parsers.chunker();
     return { ...result, chunks: chunkStructural(result.pages, request.chunk) };
   } catch (err) {
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
@@ -102,21 +106,36 @@ async function handle(request: ParseRequest, format: ParseFormat, bytes: Uint8Ar
   }
 }
 
+/** Imports a module on first use and keeps it: a dynamic import() resolves its specifier again on every call. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
 // Parsers are imported on first use, so a worker that only sees PDFs never loads jsdom and the reverse.
+const parsers = {
+  pdf: once(() => import('./parse-pdf.js')),
+  html: once(() => import('./parse-html.js')),
+  docx: once(() => import('./parse-docx.js')),
+  image: once(() => import('./parse-image.js')),
+  text: once(() => import('./parse-text.js')),
+  chunker: once(() => import('../chunk/structural-chunker.js')),
+};
+
 async function parse(format: ParseFormat, bytes: Uint8Array, { name, maxTextChars, contentType }: ParseRequest, images: ImageCollector | undefined): Promise<ParseOutcome> {
   switch (format) {
     case 'pdf':
-      return (await import('./parse-pdf.js')).parsePdf(bytes, name, maxTextChars, images);
+      return (await parsers.pdf()).parsePdf(bytes, name, maxTextChars, images);
     case 'html':
-      return (await import('./parse-html.js')).parseHtml(bytes, name, contentType, images);
+      return (await parsers.html()).parseHtml(bytes, name, contentType, images);
     case 'docx':
-      return (await import('./parse-docx.js')).parseDocx(bytes, name, images);
+      return (await parsers.docx()).parseDocx(bytes, name, images);
     case 'image':
-      return (await import('./parse-image.js')).parseImage(bytes, name, images);
+      return (await parsers.image()).parseImage(bytes, name, images);
     case 'txt':
     case 'md':
     case 'csv':
     case 'json':
-      return (await import('./parse-text.js')).parseText(format, bytes, name);
+      return (await parsers.text()).parseText(format, bytes, name);
   }
 }

@@ -27,14 +27,14 @@ export interface ResolvedFile {
 
 /**
  * Accepts `path` only if it is a regular file whose real path (symlinks resolved) lies inside the real
- * path of `root`; a path that leaves the folder is refused before the disk is touched. Never throws.
+ * path of `root` (`rootReal` when the caller has just resolved it, as a batch of files does once); a path that
+ * leaves the folder is refused before the disk is touched. Never throws.
  */
-export function resolveSafely(root: string, path: string): ResolvedFile | SafeReadFailure {
+export function resolveSafely(root: string, path: string, rootReal?: string): ResolvedFile | SafeReadFailure {
   const shown = basename(path) || path;
   const refuse = (why: string): SafeReadFailure => unsafe(shown, why);
-  let rootReal: string;
   try {
-    rootReal = realpathSync.native(root);
+    rootReal ??= realpathSync.native(root);
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `The documents folder ${root} can't be read (${errorMessage(err)}).` };
   }
