@@ -17,7 +17,7 @@ import {
   MAX_LOCAL_IMAGE_BYTES,
   MAX_URL_FILE_BYTES,
   WORKER_HEAP_MB,
-  WORKER_MAX_FILES,
+  WORKER_MAX_PARSER_FILES,
   WORKER_RETIRE_HEAP_MB,
   resolveExtractionLimits,
 } from './limits.js';
@@ -36,6 +36,8 @@ export interface CreateExtractorOptions {
   limits?: Partial<ExtractionLimits>;
   /** V8 heap of the parse worker, in MB; default WORKER_HEAP_MB. Past it the worker dies and the file is too_large. */
   workerHeapMb?: number;
+  /** Files a worker parses with a library (not plain text) before it is replaced; default WORKER_MAX_PARSER_FILES. */
+  workerMaxParserFiles?: number;
   /** Built worker entry; default dist/src/rag/extract/extract-worker.js. */
   workerPath?: string;
   /**
@@ -59,7 +61,7 @@ export interface ImageCaptionSettings {
  * Creates an Extractor for one documents folder (DESIGN §3.8). Files are extracted one at a time in a
  * worker thread with a capped heap (small text files already read go several to a message); the worker is
  * reused while healthy, terminated at a file's deadline, and replaced after it dies, runs out of heap, grows
- * big or has parsed WORKER_MAX_FILES. extract() and extractUrl() never throw.
+ * big or has parsed WORKER_MAX_PARSER_FILES files with a library. extract() and extractUrl() never throw.
  */
 export function createExtractor(options: CreateExtractorOptions): WorkerExtractor {
   return new WorkerExtractor(options);
@@ -94,6 +96,7 @@ export class WorkerExtractor implements Extractor {
   private readonly fetchUrl: FetchUrl;
   private readonly defaults: ExtractionLimits;
   private readonly heapMb: number;
+  private readonly maxParserFiles: number;
   private readonly workerPath: string;
   private readonly images: ImageCaptionSettings | undefined;
   private captionCache: Promise<CaptionCache | undefined> | null = null;
@@ -111,6 +114,7 @@ export class WorkerExtractor implements Extractor {
     this.fetchUrl = options.fetchUrl ?? createSafeFetch();
     this.defaults = resolveExtractionLimits(options.limits ?? {}, DEFAULT_EXTRACTION_LIMITS);
     this.heapMb = options.workerHeapMb ?? WORKER_HEAP_MB;
+    this.maxParserFiles = options.workerMaxParserFiles ?? WORKER_MAX_PARSER_FILES;
     this.workerPath = options.workerPath ?? builtPath('src/rag/extract/extract-worker.js');
     this.images = options.images;
   }
@@ -350,15 +354,16 @@ export class WorkerExtractor implements Extractor {
 
   /**
    * Sends one message of files to the worker (started if need be) and waits for its outcome. A worker that has
-   * grown big or parsed WORKER_MAX_FILES files is retired after it replies; on a timeout or death the caller retires it.
+   * grown big or parsed its share of files with a library is retired after it replies; on a timeout or death the
+   * caller retires it.
    */
   private async send(requests: ParseRequest[], timeoutMs: number, maxBytes?: number): Promise<ParseJobOutcome> {
     const worker = this.acquireWorker();
-    worker.files += requests.length;
+    worker.parserFiles += requests.filter(({ format }) => !TEXT_FORMATS.has(format)).length;
     this.messages++;
     const outcome = await worker.run(requests, timeoutMs, maxBytes);
     const heapUsedMb = outcome.kind === 'results' ? (outcome.files.filter((file) => file !== null).at(-1)?.heapUsedMb ?? 0) : 0;
-    if (heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.files >= WORKER_MAX_FILES) await this.retire();
+    if (heapUsedMb > WORKER_RETIRE_HEAP_MB || worker.parserFiles >= this.maxParserFiles) await this.retire();
     return outcome;
   }
 

@@ -6,11 +6,12 @@ export const WORKER_HEAP_MB = 1_024;
 /** A worker whose heap is still above this after a file is replaced, so one big file can't bloat the next. */
 export const WORKER_RETIRE_HEAP_MB = 384;
 /**
- * Files one worker parses before it is replaced, bounding slow leaks in jsdom or pdfjs. A new worker costs a cold
- * start (~80 ms to its first small file), mostly hidden behind the host's work on the files just returned: indexing
- * 1,000 small Markdown files was no faster with 2,000 here than with 500.
+ * Files one worker parses with a library (PDF, HTML, DOCX, images) before it is replaced, bounding slow leaks in
+ * jsdom or pdfjs. Plain text files don't count: their parse loads no such library, and a heap that grows anyway is
+ * caught by WORKER_RETIRE_HEAP_MB. A new worker starts cold (its first few hundred small files take about twice as
+ * long): counting plain text too made 1,000 small Markdown files index 1.15× slower.
  */
-export const WORKER_MAX_FILES = 500;
+export const WORKER_MAX_PARSER_FILES = 500;
 /**
  * Most plain text files sent to the worker in one message. Each message costs a round trip (post, wake, reply,
  * next dispatch, ~0.5 ms) during which the worker idles, a lot beside a small file's parse; past a few dozen

@@ -33,8 +33,8 @@ interface PendingJob {
 
 /** A worker_thread running extract-worker.js, with its own V8 heap limit and an empty environment. */
 export class ParseWorker {
-  /** Files sent to this worker, for recycling. */
-  files = 0;
+  /** Files sent to this worker that a library parses (not plain text), for recycling. */
+  parserFiles = 0;
   private pending: PendingJob | null = null;
   private dead = false;
   private terminating: Promise<unknown> | null = null;

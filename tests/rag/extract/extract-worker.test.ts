@@ -43,6 +43,24 @@ describe('createExtractor: worker lifecycle', () => {
     expect(extractor.workerThreadId).toBe(first);
   });
 
+  it('replaces a worker once it has parsed its share of files with a library; plain text files do not count', async () => {
+    const capped = createExtractor({ documentsDir: dir, workerMaxParserFiles: 2 });
+    try {
+      expect(await capped.extract('note.txt')).toMatchObject({ ok: true });
+      const first = capped.workerThreadId;
+      for (let i = 0; i < 4; i++) expect(await capped.extract('note.txt')).toMatchObject({ ok: true });
+      expect(await capped.extract('page.html')).toMatchObject({ ok: true });
+      expect(capped.workerThreadId).toBe(first);
+      expect(await capped.extract('other.html')).toMatchObject({ ok: true });
+      expect(capped.workerThreadId).toBeUndefined();
+      expect(await capped.extract('note.txt')).toMatchObject({ ok: true });
+      expect(capped.workerThreadId).toBeDefined();
+      expect(capped.workerThreadId).not.toBe(first);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('stops a pathological page at its time limit, and the next file extracts on a fresh worker', async () => {
     expect(await extractor.extract('page.html')).toMatchObject({ ok: true });
     const before = extractor.workerThreadId;
