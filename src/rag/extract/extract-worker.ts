@@ -19,11 +19,19 @@ if (!port) throw new Error('extract-worker.js must run as a worker thread');
 // count that as a crash). Real failures surface through the awaited parse below.
 process.on('unhandledRejection', () => undefined);
 
+// Batches are parsed one after another in the order they came: the host sends the next before this one is done.
+let previous: Promise<void> = Promise.resolve();
 port.on('message', (batch: ParseBatch) => {
-  void replyAll(batch).then((replies) => {
-    const reply: ParseBatchReply = { type: 'batch-result', replies };
-    port.postMessage(reply);
-  });
+  previous = previous
+    .then(() => replyAll(batch))
+    .then(
+      (replies) => {
+        const reply: ParseBatchReply = { type: 'batch-result', replies };
+        port.postMessage(reply);
+      },
+      // No reply: the host's deadline for this batch ends it; the next batch still gets its turn.
+      () => undefined,
+    );
 });
 
 // One after another, not all at once: parsing is CPU-bound, and the heap then holds one file's parse at a time.

@@ -24,10 +24,15 @@ export type ParseJobOutcome =
   /** The deadline passed; the worker has been terminated. */
   | { kind: 'timeout' }
   /** The worker ended (crash, heap limit) before replying. */
-  | { kind: 'died'; outOfMemory: boolean; detail: string };
+  | { kind: 'died'; outOfMemory: boolean; detail: string }
+  /** The worker ended before it started these files (one sent ahead of them failed): they may be sent again. */
+  | { kind: 'not_started' };
 
 interface PendingJob {
   ids: number[];
+  timeoutMs: number;
+  /** Set once the worker is on this job (it is first in line). */
+  timer?: NodeJS.Timeout;
   settle(outcome: ParseJobOutcome): void;
 }
 
@@ -35,24 +40,24 @@ interface PendingJob {
 export class ParseWorker {
   /** Files sent to this worker that a library parses (not plain text), for recycling. */
   parserFiles = 0;
-  private pending: PendingJob | null = null;
+  /** Jobs sent and not yet answered, in the order the worker takes them; the first is being parsed. */
+  private readonly pending: PendingJob[] = [];
   private dead = false;
   private terminating: Promise<unknown> | null = null;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (message: unknown) => {
-      const pending = this.pending;
-      if (!pending || !isParseBatchReply(message, pending.ids)) return;
-      pending.settle({ kind: 'results', files: message.replies.map((reply) => (reply.type === 'deferred' ? null : parsedFile(reply))) });
+      const job = this.pending[0];
+      if (!job || !isParseBatchReply(message, job.ids)) return;
+      job.settle({ kind: 'results', files: message.replies.map((reply) => (reply.type === 'deferred' ? null : parsedFile(reply))) });
     });
     worker.on('error', (err: Error & { code?: string }) => {
       this.dead = true;
-      const outOfMemory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.pending?.settle({ kind: 'died', outOfMemory, detail: err.message });
+      this.endJobs({ kind: 'died', outOfMemory: err.code === 'ERR_WORKER_OUT_OF_MEMORY', detail: err.message });
     });
     worker.on('exit', (code) => {
       this.dead = true;
-      this.pending?.settle({ kind: 'died', outOfMemory: false, detail: `the worker exited with code ${code}` });
+      this.endJobs({ kind: 'died', outOfMemory: false, detail: `the worker exited with code ${code}` });
     });
     // The worker's console is not ours (our stdout may be an MCP protocol stream), so it is piped and dropped.
     // Destroyed rather than drained: a live stdio pipe keeps the host process alive even after unref().
@@ -85,10 +90,10 @@ export class ParseWorker {
   }
 
   /**
-   * Sends the files in one message and waits for their outcomes, at most `timeoutMs` for all of them: past that
-   * the worker is terminated (which interrupts even a busy parser) and the outcome is a timeout. Files past
-   * `maxBytes` read are left for later. Never rejects. Each request's buffer of bytes in hand moves to the worker
-   * (no copy): the caller gives it up, and no two may share one.
+   * Sends the files in one message and waits for their outcomes, at most `timeoutMs` for all of them from when the
+   * worker gets to them (jobs sent before are parsed first): past that the worker is terminated (which interrupts
+   * even a busy parser) and the outcome is a timeout. Files past `maxBytes` read are left for later. Never rejects.
+   * Each request's buffer of bytes in hand moves to the worker (no copy): the caller gives it up, and no two may share one.
    */
   run(requests: ParseRequest[], timeoutMs: number, maxBytes = Infinity): Promise<ParseJobOutcome> {
     return new Promise<ParseJobOutcome>((resolve) => {
@@ -96,25 +101,45 @@ export class ParseWorker {
         resolve({ kind: 'died', outOfMemory: false, detail: 'the worker had already ended' });
         return;
       }
-      const timer = setTimeout(() => {
-        void this.terminate();
-        settle({ kind: 'timeout' });
-      }, timeoutMs);
-      const job: PendingJob = { ids: requests.map((r) => r.id), settle: (outcome) => settle(outcome) };
-      const settle = (outcome: ParseJobOutcome) => {
-        if (this.pending !== job) return;
-        this.pending = null;
-        clearTimeout(timer);
-        resolve(outcome);
+      const job: PendingJob = {
+        ids: requests.map((r) => r.id),
+        timeoutMs,
+        settle: (outcome) => {
+          const at = this.pending.indexOf(job);
+          if (at < 0) return;
+          this.pending.splice(at, 1);
+          clearTimeout(job.timer);
+          // The worker moves on to the next job: its time starts now.
+          if (at === 0) this.startClock();
+          resolve(outcome);
+        },
       };
-      this.pending = job;
+      this.pending.push(job);
+      this.startClock();
       try {
         const batch: ParseBatch = { type: 'batch', requests, maxBytes };
         this.worker.postMessage(batch, requests.flatMap(({ source }) => ('bytes' in source ? [source.bytes.buffer as ArrayBuffer] : [])));
       } catch (err) {
-        settle({ kind: 'died', outOfMemory: false, detail: `the file could not be sent to the worker (${String(err)})` });
+        job.settle({ kind: 'died', outOfMemory: false, detail: `the file could not be sent to the worker (${String(err)})` });
       }
     });
+  }
+
+  /** Starts the deadline of the job the worker is on, once. */
+  private startClock(): void {
+    const job = this.pending[0];
+    if (!job || job.timer) return;
+    job.timer = setTimeout(() => {
+      void this.terminate();
+      this.endJobs({ kind: 'timeout' });
+    }, job.timeoutMs);
+  }
+
+  /** The job being parsed ends with `outcome`; the jobs behind it were never started. */
+  private endJobs(outcome: ParseJobOutcome): void {
+    const [current, ...waiting] = this.pending;
+    for (const job of waiting) job.settle({ kind: 'not_started' });
+    current?.settle(outcome);
   }
 
   /** Stops the worker; waits for the thread at most WORKER_TERMINATE_WAIT_MS. */

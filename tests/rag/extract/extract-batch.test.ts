@@ -117,6 +117,18 @@ describe('createExtractor: batches of small text files', () => {
     expect(messages).toEqual([names, names.slice(3)]);
   });
 
+  it('sends the next batch while one is parsed; when that one hangs, the next is sent again whole, none of it blamed', async () => {
+    const names = [...Array.from({ length: 5 }, (_, i) => `note-${i}.md`), 'hang.md', ...Array.from({ length: 35 }, (_, i) => `note-${i + 5}.md`)];
+    const limits = (name: string): Partial<ExtractionLimits> => (name === 'hang.md' ? { ...CHUNKED, timeoutMs: 1_000 } : CHUNKED);
+    const oneByOne = await extractOneByOne(names, limits);
+    const { together, messages } = await extractTogether(names, limits);
+    expect(together).toEqual(oneByOne);
+    expect(together[5]).toMatchObject({ ok: false, reason: 'timeout' });
+    // The second batch (the nine files past the first 32) went as one message and no file of it went alone.
+    const second = names.slice(32);
+    expect(messages.filter((m) => m.some((name) => second.includes(name)))).toEqual([second]);
+  });
+
   it.each([
     ['hang.md', 'timeout', undefined],
     ['crash.md', 'parse_error', undefined],
