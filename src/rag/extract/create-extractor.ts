@@ -372,9 +372,9 @@ export class WorkerExtractor implements Extractor {
   }
 
   /**
-   * Sends one message of files to the worker (started if need be) and waits for its outcome. A worker that has
-   * grown big or parsed its share of files with a library is retired after it replies; on a timeout or death the
-   * caller retires it.
+   * Sends one message of files to the worker (started if need be) and waits for its outcome. A worker that timed
+   * out, died, grew big or parsed its share of files with a library is retired (that one only: a worker started
+   * since in its place stays).
    */
   private async send(requests: ParseRequest[], timeoutMs: number, maxBytes?: number): Promise<ParseJobOutcome> {
     let outcome: ParseJobOutcome = { kind: 'not_started' };
