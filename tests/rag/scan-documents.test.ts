@@ -1,4 +1,5 @@
 // The documents scan: its order, sizes and refusals, now that stats run in one pool across the whole walk.
+import { closeSync, openSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,4 +42,14 @@ describe('scanDocuments', () => {
     ]);
     await expect(scanDocuments(join(folders.documentsDir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
+
+  it('lists a folder holding 150,000 files (more than one call can take as arguments)', async () => {
+    const count = 150_000;
+    // Empty files, made synchronously: the quickest way to a folder this big.
+    for (let i = 0; i < count; i++) closeSync(openSync(join(folders.documentsDir, `${String(i).padStart(6, '0')}.txt`), 'w'));
+    const { files, warnings } = await scanDocuments(folders.documentsDir);
+    expect(files).toHaveLength(count);
+    expect(files[count - 1]?.rel).toBe('149999.txt');
+    expect(warnings).toEqual([]);
+  }, 120_000);
 });

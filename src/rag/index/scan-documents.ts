@@ -131,6 +131,7 @@ export async function scanDocuments(documentsDir: string, { exclude = [] }: { ex
       files.push(file);
     }
     for (const { name, kind } of names) {
+      if (kind === 'file') continue;
       const abs = join(dir, name);
       const rel = dirRel + name;
       if (kind === 'dir') {
@@ -143,7 +144,8 @@ export async function scanDocuments(documentsDir: string, { exclude = [] }: { ex
         result.refused.push({ file: rel, reason: 'not a regular file' });
       }
     }
-    ordered.push(...files);
+    // After the subfolders' files. A loop, not push(...files): spreading a folder of 100,000+ files overflows the stack.
+    for (const file of files) ordered.push(file);
   };
   await walk(root, '', 0);
   await stats.drained();
