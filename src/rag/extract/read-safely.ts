@@ -12,7 +12,7 @@ const READ_CHUNK_BYTES = 1 << 20;
 const END_PROBE_BYTES = 4096;
 
 export type SafeReadFailure = { ok: false; reason: 'unsafe_path' | 'too_large' | 'parse_error'; message: string };
-export type SafeReadResult = { ok: true; bytes: Buffer; realPath: string; name: string } | SafeReadFailure;
+export type SafeReadResult = { ok: true; bytes: Buffer; realPath: string } | SafeReadFailure;
 
 /** A path that passed the checks that need no open file: inside the folder, symlinks resolved, a regular file. */
 export interface ResolvedFile {
@@ -89,7 +89,7 @@ export function readResolved(file: ResolvedFile, maxBytes: number): SafeReadResu
     if (after.size > maxBytes) return tooLarge(shown, after.size, maxBytes);
     const bytes = readAtMost(fd, maxBytes + 1, after.size);
     if (bytes.length > maxBytes) return tooLarge(shown, bytes.length, maxBytes, false);
-    return { ok: true, bytes, realPath, name: basename(realPath) };
+    return { ok: true, bytes, realPath };
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
   } finally {
