@@ -9,7 +9,7 @@ import type { FileFormat, ParseFormat } from './formats.js';
 import { ImageCollector } from './image-collector.js';
 import { finishResult, parseError, type ExtractionFailure, type ParseOutcome } from './parsed.js';
 import type { DeferredReply, ParseBatch, ParseBatchReply, ParseReply, ParseRequest } from './protocol.js';
-import { readResolved, resolveSafely } from './read-safely.js';
+import { newRealPathCache, readResolved, resolveSafely, type RealPathCache } from './read-safely.js';
 import { readUrlFile } from './url-file.js';
 
 const port = parentPort;
@@ -37,15 +37,15 @@ port.on('message', (batch: ParseBatch) => {
 // One after another, not all at once: parsing is CPU-bound, and the heap then holds one file's parse at a time.
 async function replyAll({ requests, maxBytes }: ParseBatch): Promise<Array<ParseReply | DeferredReply>> {
   const replies: Array<ParseReply | DeferredReply> = [];
-  // The documents folder's real path, resolved once per batch rather than once per file.
-  const realRoots = new Map<string, string>();
+  // The documents folder's real path and those of the files' folders, resolved once per batch rather than once per file.
+  const realPaths = newRealPathCache();
   let bytes = 0;
   for (const request of requests) {
     if (bytes >= maxBytes) {
       replies.push({ type: 'deferred', id: request.id });
       continue;
     }
-    const { reply, bytesRead } = await replyTo(request, realRoots);
+    const { reply, bytesRead } = await replyTo(request, realPaths);
     replies.push(reply);
     bytes += bytesRead;
   }
@@ -55,13 +55,12 @@ async function replyAll({ requests, maxBytes }: ParseBatch): Promise<Array<Parse
 /** The request's bytes and type: in hand, or read from the documents folder (checked like read-safely says, and hashed). */
 type Input = { ok: true; format: FileFormat; bytes: Uint8Array; folder?: string; sha256?: string } | ExtractionFailure;
 
-function readInput({ source, format, name }: ParseRequest, realRoots: Map<string, string>): Input {
+function readInput({ source, format, name }: ParseRequest, realPaths: RealPathCache): Input {
   const unsupported = (shown: string): ExtractionFailure => ({ ok: false, reason: 'unsupported', message: `${shown}: this file type is not supported.` });
   if ('bytes' in source) return format === null ? unsupported(name) : { ok: true, format, bytes: source.bytes };
   const { root, path, maxBytes } = source.file;
-  const resolved = resolveSafely(root, path, realRoots.get(root));
+  const resolved = resolveSafely(root, path, realPaths);
   if (!resolved.ok) return resolved;
-  realRoots.set(root, resolved.rootReal);
   // After the path checks, so that a path that is unsafe (a directory, a symlink out) says so whatever its name.
   if (format === null) return unsupported(resolved.shown);
   const read = readResolved(resolved, maxBytes);
@@ -72,7 +71,7 @@ function readInput({ source, format, name }: ParseRequest, realRoots: Map<string
   return { ok: true, format, bytes, folder: dirname(read.realPath), sha256 };
 }
 
-async function replyTo(request: ParseRequest, realRoots: Map<string, string>): Promise<{ reply: ParseReply; bytesRead: number }> {
+async function replyTo(request: ParseRequest, realPaths: RealPathCache): Promise<{ reply: ParseReply; bytesRead: number }> {
   const reply = (result: ExtractionResult, extra: Partial<ParseReply> = {}): ParseReply => ({
     type: 'result',
     id: request.id,
@@ -80,7 +79,7 @@ async function replyTo(request: ParseRequest, realRoots: Map<string, string>): P
     heapUsedMb: Math.round(getHeapStatistics().used_heap_size / 2 ** 20),
     ...extra,
   });
-  const input = readInput(request, realRoots);
+  const input = readInput(request, realPaths);
   if (!input.ok) return { reply: reply(input), bytesRead: 0 };
   const { format, bytes, folder, sha256 } = input;
   const hashed = (result: ExtractionResult): ExtractionResult => (sha256 ? { ...result, sha256 } : result);

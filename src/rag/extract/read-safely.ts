@@ -2,8 +2,8 @@
 // Synchronous: it runs on the parse worker's thread, where each call costs microseconds instead of an event-loop round
 // trip on the host; a read that hangs (a dead network mount) blocks only that thread, which the host gives up at the
 // file's deadline.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
-import { basename, resolve, sep } from 'node:path';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, resolve, sep } from 'node:path';
 import { errorMessage } from '../../errors.js';
 
 /** Bytes read per read() call. */
@@ -26,26 +26,53 @@ export interface ResolvedFile {
 }
 
 /**
- * Accepts `path` only if it is a regular file whose real path (symlinks resolved) lies inside the real
- * path of `root` (`rootReal` when the caller has just resolved it, as a batch of files does once); a path that
- * leaves the folder is refused before the disk is touched. Never throws.
+ * Real paths found while reading one batch of files, for the next files of the same batch: the documents folder's,
+ * and each folder a file was looked up in. Keep one for a batch only (milliseconds): a folder swapped for a symlink
+ * after it was resolved is caught by readResolved()'s check of the opened descriptor, like a swap right after a
+ * fresh realpath().
  */
-export function resolveSafely(root: string, path: string, rootReal?: string): ResolvedFile | SafeReadFailure {
+export interface RealPathCache {
+  /** Real path of each documents folder, by the folder as given. */
+  roots: Map<string, string>;
+  /** Real path of each folder that held a requested file, by its normalised absolute path. */
+  folders: Map<string, string>;
+}
+
+export function newRealPathCache(): RealPathCache {
+  return { roots: new Map(), folders: new Map() };
+}
+
+/**
+ * Whether the kernel names the file behind a descriptor (Linux /proc), which readResolved() checks is still inside
+ * the folder. Only then are cached folders trusted: without that check, a folder swapped for a symlink during the
+ * batch would go unseen (a fresh realpath() per file leaves that window microseconds wide, not a batch wide).
+ */
+const OPENED_PATHS_KNOWN = existsSync('/proc/self/fd');
+
+/**
+ * Accepts `path` only if it is a regular file whose real path (symlinks resolved) lies inside the real
+ * path of `root`; a path that leaves the folder is refused before the disk is touched. With a `cache` (one per
+ * batch), real paths resolved for earlier files of the batch are reused. Never throws.
+ */
+export function resolveSafely(root: string, path: string, cache?: RealPathCache): ResolvedFile | SafeReadFailure {
   const shown = basename(path) || path;
   const refuse = (why: string): SafeReadFailure => unsafe(shown, why);
+  let rootReal: string;
   try {
-    rootReal ??= realpathSync.native(root);
+    rootReal = cache?.roots.get(root) ?? realpathSync.native(root);
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `The documents folder ${root} can't be read (${errorMessage(err)}).` };
   }
+  cache?.roots.set(root, rootReal);
   if (path.includes('\0')) return refuse('the path contains a NUL character');
   const requested = resolve(root, path);
   // The lexical check catches ../ before touching the disk; the real-path check below catches symlinks.
   if (!isInside(resolve(root), requested) && !isInside(rootReal, requested)) return refuse('it is outside the documents folder');
 
+  const known = cache && OPENED_PATHS_KNOWN ? regularFileInRealFolder(requested, cache.folders) : null;
   let realPath: string;
   try {
-    realPath = realpathSync.native(requested);
+    realPath = known?.realPath ?? realpathSync.native(requested);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, reason: 'parse_error', message: `${shown} does not exist (or is a broken link).` };
@@ -54,12 +81,35 @@ export function resolveSafely(root: string, path: string, rootReal?: string): Re
   if (!isInside(rootReal, realPath)) return refuse('it resolves (through a symlink) to a place outside the documents folder');
   let stats: Stats;
   try {
-    stats = lstatSync(realPath);
+    stats = known?.stats ?? lstatSync(realPath);
   } catch (err) {
     return { ok: false, reason: 'parse_error', message: `${shown} can't be read (${errorMessage(err)}).` };
   }
   if (!stats.isFile()) return refuse(`it is ${describeKind(stats)}, not a regular file`);
   return { ok: true, realPath, rootReal, shown, stats };
+}
+
+/**
+ * The real path and lstat of `requested` (normalised, absolute) when its name, in its folder's real path, is a
+ * regular file: then that folder and the name are exactly what realpath() gives, for one lstat instead of a
+ * readlink per path component (the folder is resolved once per batch). Null for anything else (a symlink, a missing
+ * name, a folder that does not resolve), which resolveSafely() resolves with realpath() as always.
+ */
+function regularFileInRealFolder(requested: string, folders: Map<string, string>): { realPath: string; stats: Stats } | null {
+  const folder = dirname(requested);
+  try {
+    let realFolder = folders.get(folder);
+    if (realFolder === undefined) {
+      realFolder = realpathSync.native(folder);
+      folders.set(folder, realFolder);
+    }
+    // The root folder '/' already ends with the separator.
+    const realPath = (realFolder.endsWith(sep) ? realFolder : realFolder + sep) + basename(requested);
+    const stats = lstatSync(realPath, { throwIfNoEntry: false });
+    return stats?.isFile() ? { realPath, stats } : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractor, type WorkerExtractor } from '../../../src/rag/extract/index.js';
 import { readResolved, resolveSafely } from '../../../src/rag/extract/read-safely.js';
+import type { ExtractionResult } from '../../../src/rag/types.js';
 
 describe('createExtractor: path safety', () => {
   let base: string;
@@ -25,6 +26,7 @@ describe('createExtractor: path safety', () => {
     await symlink(join(base, 'outside', 'secret.txt'), join(docs, 'escape.txt'));
     await symlink(join(base, 'outside'), join(docs, 'linked-dir'));
     await symlink(join(docs, 'sub', 'inside.txt'), join(docs, 'alias.txt'));
+    await batchFixtures();
     execFileSync('mkfifo', [join(docs, 'pipe.txt')]);
     socketServer = createServer();
     await new Promise<void>((resolve) => socketServer.listen(join(docs, 'socket.txt'), resolve));
@@ -37,6 +39,57 @@ describe('createExtractor: path safety', () => {
   });
 
   const refused = { ok: false, reason: 'unsafe_path' };
+
+  /**
+   * Files for batches, which resolve each folder once for all their files: a real folder `batch/real`, and
+   * `batch/linked` and `batch/other/real`, symlinks to a folder outside holding a file of the same name.
+   */
+  async function batchFixtures(): Promise<void> {
+    await mkdir(join(docs, 'batch', 'real'), { recursive: true });
+    await mkdir(join(docs, 'batch', 'other'));
+    await mkdir(join(base, 'outside-real'));
+    await writeFile(join(docs, 'batch', 'real', 'note.txt'), 'a note inside the folder');
+    await writeFile(join(docs, 'batch', 'other', 'target.txt'), 'a target inside the folder');
+    await writeFile(join(base, 'outside-real', 'note.txt'), 'TOP SECRET note outside the folder');
+    await symlink(join(base, 'outside-real'), join(docs, 'batch', 'linked'));
+    await symlink(join(base, 'outside-real'), join(docs, 'batch', 'other', 'real'));
+    await symlink(join(base, 'outside', 'secret.txt'), join(docs, 'batch', 'real', 'escape.txt'));
+    await symlink(join(docs, 'batch', 'other', 'target.txt'), join(docs, 'batch', 'real', 'alias.txt'));
+  }
+
+  /** Extracts `paths` in one worker message (all queued at once), so they share one batch's resolved folders. */
+  async function extractInOneBatch(paths: string[]): Promise<ExtractionResult[]> {
+    const before = extractor.workerMessages;
+    const results = await Promise.all(paths.map((path) => extractor.extract(path)));
+    expect(extractor.workerMessages - before).toBe(1);
+    return results;
+  }
+
+  const throughSymlink = (name: string) => `${name} was not read: it resolves (through a symlink) to a place outside the documents folder.`;
+
+  it('refuses, in a batch, a file whose folder is a symlink leading outside after a file of a real folder', async () => {
+    const [inside, outside] = await extractInOneBatch(['batch/real/note.txt', 'batch/linked/note.txt']);
+    expect(inside?.ok && inside.pages[0]?.text).toBe('a note inside the folder');
+    expect(outside).toMatchObject({ ...refused, message: throughSymlink('note.txt') });
+  });
+
+  it('refuses, in a batch, a path through a symlinked folder named like a real folder resolved before', async () => {
+    const [inside, outside] = await extractInOneBatch(['batch/real/note.txt', 'batch/other/real/note.txt']);
+    expect(inside?.ok && inside.pages[0]?.text).toBe('a note inside the folder');
+    expect(outside).toMatchObject({ ...refused, message: throughSymlink('note.txt') });
+  });
+
+  it('refuses, in a batch, a file symlink leading outside in a folder resolved before', async () => {
+    const [inside, escape] = await extractInOneBatch(['batch/real/note.txt', 'batch/real/escape.txt']);
+    expect(inside?.ok && inside.pages[0]?.text).toBe('a note inside the folder');
+    expect(escape).toMatchObject({ ...refused, message: throughSymlink('escape.txt') });
+  });
+
+  it('follows, in a batch, a file symlink that stays inside the folder, in a folder resolved before', async () => {
+    const [inside, alias] = await extractInOneBatch(['batch/real/note.txt', 'batch/real/alias.txt']);
+    expect(inside?.ok && inside.pages[0]?.text).toBe('a note inside the folder');
+    expect(alias?.ok && alias.pages[0]?.text).toBe('a target inside the folder');
+  });
 
   it('refuses a symlink to a file outside the folder', async () => {
     const result = await extractor.extract('escape.txt');
