@@ -1,9 +1,8 @@
 // Text → terms for BM25 and the lexical embedder: Unicode-aware words, lower case, no diacritics, acronyms kept, light stemming.
 import { stem } from './stem.js';
 import { STOPWORDS } from './stopwords.js';
+import { WordTable } from './word-table.js';
 
-/** A run of letters or digits in any script; everything else separates words. */
-const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
 /** Combining marks left by NFKD, removed so "café" and "cafe" match. */
 const MARKS_PATTERN = /\p{M}+/gu;
 /** Longest word kept: longer runs are base64, hashes or URLs that would only bloat the vocabulary. */
@@ -59,64 +58,96 @@ const recentWords = new Map<string, readonly string[]>();
 /** The words of `text` in order; as their terms instead (stopwords left out) when `asTerms`. */
 function splitWords(text: string, asTerms = false): string[] {
   const out: string[] = [];
-  if (!NON_ASCII.test(text)) {
-    // Plain ASCII, most text: a scan over char codes, which no regular expression's match objects slow down
-    // (the whole tokeniser: 1.3× on SQuAD paragraphs).
-    const lower = text.toLowerCase();
-    for (let at = 0; at < lower.length; ) {
-      if (!isAsciiWordChar(lower.charCodeAt(at))) {
-        at++;
-        continue;
-      }
-      let end = at + 1;
-      while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end++;
-      at = addWord(out, text, lower, at, end, true, asTerms);
-    }
-    return out;
-  }
-  const folded = text.normalize('NFKD').replace(MARKS_PATTERN, '');
+  // Plain ASCII, most text, needs no normalisation: NFKD and the marks pattern would copy and scan it for nothing.
+  const folded = NON_ASCII.test(text) ? text.normalize('NFKD').replace(MARKS_PATTERN, '') : text;
   const lower = folded.toLowerCase();
   // Case tells acronyms apart only while lower-casing kept every position.
   const caseKnown = lower.length === folded.length;
-  const pattern = new RegExp(WORD_PATTERN.source, 'gu');
-  for (let match = pattern.exec(lower); match; match = pattern.exec(lower)) {
-    pattern.lastIndex = addWord(out, folded, lower, match.index, match.index + match[0].length, caseKnown, asTerms);
+  for (let at = 0; at < lower.length; ) {
+    let width = wordCharWidth(lower, at);
+    if (width === 0) {
+      at++;
+      continue;
+    }
+    // The word runs on while word characters follow; its hash is taken on the way, for the word table.
+    let end = at;
+    let hash = FNV_OFFSET;
+    do {
+      hash = Math.imul(hash ^ lower.charCodeAt(end++), FNV_PRIME);
+      if (width === 2) hash = Math.imul(hash ^ lower.charCodeAt(end++), FNV_PRIME);
+      width = end < lower.length ? wordCharWidth(lower, end) : 0;
+    } while (width > 0);
+    at = addWord(out, folded, lower, at, end, hash, caseKnown, asTerms);
   }
   return out;
 }
 
-/** a-z or 0-9. */
-function isAsciiWordChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-}
+/** FNV-1a's 32-bit offset basis and prime: a word's hash for the word table, taken while the word is scanned. */
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** 1 for a-z and 0-9, the word characters of lower-cased ASCII. */
+const ASCII_WORD_CHAR = new Uint8Array(128).map((_, code) => ((code >= 97 && code <= 122) || (code >= 48 && code <= 57) ? 1 : 0));
+/** A letter or digit in any script: a word is a run of these; everything else separates words. */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+/** Whether each BMP code unit is a word character: 0 not yet known, 1 yes, 2 no. */
+const BMP_WORD_CHAR = new Uint8Array(0x10000);
 
 /**
- * Adds the word lower[at..end) to `out` (a dotted acronym read on past `end`, marked when it would be a stopword), or
- * with `asTerms` its term (nothing for a stopword), and returns where the next word may start. `folded` is the text
- * before lower-casing, for telling capitals apart.
+ * How many code units the word character at text[i] takes (2 for a letter or digit outside the BMP), or 0 when
+ * text[i] is no word character (a lone surrogate is none).
  */
-function addWord(out: string[], folded: string, lower: string, at: number, end: number, caseKnown: boolean, asTerms: boolean): number {
-  let word: string;
-  let dotted = false;
-  if (end === at + 1 && lower.charCodeAt(end) === 46) {
+function wordCharWidth(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 128) return ASCII_WORD_CHAR[code]!;
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) return WORD_CHAR.test(String.fromCodePoint(point)) ? 2 : 0;
+  }
+  let known = BMP_WORD_CHAR[code]!;
+  if (known === 0) known = BMP_WORD_CHAR[code] = WORD_CHAR.test(String.fromCharCode(code)) ? 1 : 2;
+  return known === 1 ? 1 : 0;
+}
+
+/** Every word met, with its term: bounded like the term cache. */
+const wordTable = new WordTable(TERM_CACHE_MAX_WORDS, (word) => {
+  const stopword = !isContentWord(word);
+  // A word from the scan never ends in ACRONYM_MARK (a dot is no word character), so its term is its stem.
+  return { word, term: stopword ? '' : stem(word), stopword };
+});
+
+/**
+ * Adds the word lower[at..end), whose hash is `hash`, to `out` (a dotted acronym read on past `end`, marked when it
+ * would be a stopword), or with `asTerms` its term (nothing for a stopword), and returns where the next word may
+ * start. `folded` is the text before lower-casing, for telling capitals apart.
+ */
+function addWord(out: string[], folded: string, lower: string, at: number, end: number, hash: number, caseKnown: boolean, asTerms: boolean): number {
+  // (Positions are checked before they are read: reading past the end would make V8 throw away the optimised code.)
+  if (end === at + 1 && end < lower.length && lower.charCodeAt(end) === 46) {
     DOTTED_ACRONYM.lastIndex = at;
     if (DOTTED_ACRONYM.test(lower)) {
-      end = DOTTED_ACRONYM.lastIndex;
-      word = lower.slice(at, end).replaceAll('.', '');
-      dotted = true;
+      const word = lower.slice(at, DOTTED_ACRONYM.lastIndex).replaceAll('.', '');
+      if (word.length <= MAX_WORD_CHARS) push(out, isContentWord(word) ? word : word + ACRONYM_MARK, asTerms);
+      return DOTTED_ACRONYM.lastIndex;
     }
   }
-  word ??= lower.slice(at, end);
-  if (word.length > MAX_WORD_CHARS) return end;
-  // Cheapest tests first: most words start in lower case and are no acronym.
-  const capital = caseKnown && folded.charCodeAt(at) >= 65 && folded.charCodeAt(at) <= 90;
-  if ((dotted || (capital && allCapitals(folded, at, end) && (word.length > 1 || folded.charCodeAt(end) === 46))) && STOPWORDS.has(word)) word += ACRONYM_MARK;
+  if (end - at > MAX_WORD_CHARS) return end;
+  const entry = wordTable.get(lower, at, end, hash);
+  // Cheapest tests first: most words are no stopword, and most stopwords are in lower case.
+  const acronym = entry.stopword && caseKnown && allCapitals(folded, at, end) && (end - at > 1 || (end < folded.length && folded.charCodeAt(end) === 46));
+  if (acronym) push(out, entry.word + ACRONYM_MARK, asTerms);
+  else if (!asTerms) out.push(entry.word);
+  else if (entry.term) out.push(entry.term);
+  return end;
+}
+
+/** Adds `word` to `out`, or its term when `asTerms` (nothing for a stopword). */
+function push(out: string[], word: string, asTerms: boolean): void {
   if (!asTerms) out.push(word);
   else {
     const term = termOf(word);
     if (term) out.push(term);
   }
-  return end;
 }
 
 /** True for a word that carries meaning: not a stopword (lone letters and digits count: "B. F. Skinner"). */
