@@ -50,70 +50,134 @@ function sortedHas(list: Uint32Array, lo: number, hi: number, value: number): bo
   return false;
 }
 
+/** Saved postings and which of their documents to keep. */
+export interface Bm25Base {
+  data: Bm25Data;
+  keep: (doc: number) => boolean;
+}
+
 /**
  * Postings from each document's terms (documents in order), optionally appended to `base`'s documents kept by
  * `keep` (renumbered in order): how the indexer carries the old postings over without tokenising kept chunks again.
  */
-export function buildBm25Data(documentTerms: Iterable<readonly string[]>, base?: { data: Bm25Data; keep: (doc: number) => boolean }): Bm25Data {
-  // Term ids in first-seen order; each term's postings as flat (doc, freq) pairs, counted in place: one Map lookup
-  // per term occurrence, and no per-document Map.
-  const ids = new Map<string, number>();
-  const lists: number[][] = [];
-  const lengths: number[] = [];
-  if (base) {
-    const { data, keep } = base;
-    const renumber = new Int32Array(data.lengths.length).fill(-1);
-    for (let doc = 0; doc < data.lengths.length; doc++) {
-      if (keep(doc)) {
-        renumber[doc] = lengths.length;
-        lengths.push(data.lengths[doc]!);
+export function buildBm25Data(documentTerms: Iterable<readonly string[]>, base?: Bm25Base): Bm25Data {
+  const builder = new Bm25Builder();
+  for (const docTerms of documentTerms) builder.add(docTerms);
+  return builder.finish(base);
+}
+
+/**
+ * Builds postings in two passes over typed arrays: add() turns each document's terms into term ids (one Map lookup
+ * per occurrence, the only one), finish() counts each term's documents, then places every posting directly at its
+ * offset. No list per term grows and nothing is copied twice: half the time of counting into a growing array per
+ * term (the bench's 4,185 chunks, first build in a process: medians 72 → 37 ms).
+ */
+export class Bm25Builder {
+  /** Term ids in first-seen order. */
+  private readonly ids = new Map<string, number>();
+  private readonly docs: Int32Array[] = [];
+
+  /** Takes the next document's terms. */
+  add(docTerms: readonly string[]): void {
+    const ids = new Int32Array(docTerms.length);
+    for (let i = 0; i < docTerms.length; i++) {
+      const term = docTerms[i]!;
+      let id = this.ids.get(term);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(term, id);
       }
+      ids[i] = id;
     }
-    data.terms.forEach((term, t) => {
-      const list: number[] = [];
-      for (let i = data.offsets[t]!; i < data.offsets[t + 1]!; i++) {
-        const doc = renumber[data.docs[i]!]!;
-        if (doc >= 0) list.push(doc, data.freqs[i]!);
+    this.docs.push(ids);
+  }
+
+  /**
+   * The postings of the documents added, after `base`'s kept documents when there is a base. Terms come in order: the
+   * base's that keep a document, then new ones as first seen.
+   */
+  finish(base?: Bm25Base): Bm25Data {
+    const kept = base ? keptDocuments(base) : { renumber: new Int32Array(0), lengths: [] as number[] };
+    const shift = kept.lengths.length;
+    // Final term ids: the base's terms that keep a posting, then the added documents' terms not among them.
+    const terms: string[] = [];
+    const finalIds = new Map<string, number>();
+    const baseDf: number[] = [];
+    base?.data.terms.forEach((term, t) => {
+      let df = 0;
+      for (let i = base.data.offsets[t]!; i < base.data.offsets[t + 1]!; i++) if (kept.renumber[base.data.docs[i]!]! >= 0) df++;
+      if (df === 0) return;
+      finalIds.set(term, terms.length);
+      terms.push(term);
+      baseDf.push(df);
+    });
+    const finalOf = new Int32Array(this.ids.size);
+    for (const [term, id] of this.ids) {
+      let final = finalIds.get(term);
+      if (final === undefined) {
+        final = terms.length;
+        terms.push(term);
       }
-      if (list.length) {
-        ids.set(term, lists.length);
-        lists.push(list);
+      finalOf[id] = final;
+    }
+    // Pass 1: each term's document count, hence its offset.
+    const df = new Uint32Array(terms.length);
+    baseDf.forEach((count, t) => (df[t] = count));
+    const lastDoc = new Int32Array(this.ids.size).fill(-1);
+    this.docs.forEach((ids, doc) => {
+      for (const id of ids) {
+        if (lastDoc[id] === doc) continue;
+        lastDoc[id] = doc;
+        df[finalOf[id]!]!++;
       }
     });
-  }
-  for (const docTerms of documentTerms) {
-    const doc = lengths.length;
-    lengths.push(docTerms.length);
-    for (const term of docTerms) {
-      let id = ids.get(term);
-      if (id === undefined) {
-        id = lists.length;
-        ids.set(term, id);
-        lists.push([]);
+    const offsets = new Uint32Array(terms.length + 1);
+    for (let t = 0; t < terms.length; t++) offsets[t + 1] = offsets[t]! + df[t]!;
+    // Pass 2: postings in document order, the base's kept documents first.
+    const total = offsets[terms.length]!;
+    const docs = new Uint32Array(total);
+    const freqs = new Uint32Array(total);
+    const next = offsets.slice(0, terms.length);
+    base?.data.terms.forEach((term, t) => {
+      const final = finalIds.get(term);
+      if (final === undefined) return;
+      for (let i = base.data.offsets[t]!; i < base.data.offsets[t + 1]!; i++) {
+        const doc = kept.renumber[base.data.docs[i]!]!;
+        if (doc < 0) continue;
+        docs[next[final]!] = doc;
+        freqs[next[final]!++] = base.data.freqs[i]!;
       }
-      const list = lists[id]!;
-      // The list ends with this document's pair once the term has been seen in it.
-      if (list[list.length - 2] === doc) list[list.length - 1]!++;
-      else list.push(doc, 1);
-    }
+    });
+    lastDoc.fill(-1);
+    this.docs.forEach((ids, doc) => {
+      for (const id of ids) {
+        const final = finalOf[id]!;
+        // A term seen again in the same document adds to the posting it placed last.
+        if (lastDoc[id] === doc) freqs[next[final]! - 1]!++;
+        else {
+          lastDoc[id] = doc;
+          docs[next[final]!] = shift + doc;
+          freqs[next[final]!++] = 1;
+        }
+      }
+    });
+    const lengths = new Uint32Array(shift + this.docs.length);
+    lengths.set(kept.lengths);
+    this.docs.forEach((ids, doc) => (lengths[shift + doc] = ids.length));
+    return { terms, offsets, docs, freqs, lengths };
   }
-  const offsets = new Uint32Array(lists.length + 1);
-  let total = 0;
-  lists.forEach((list, t) => {
-    offsets[t] = total;
-    total += list.length / 2;
-  });
-  offsets[lists.length] = total;
-  const docs = new Uint32Array(total);
-  const freqs = new Uint32Array(total);
-  lists.forEach((list, t) => {
-    let at = offsets[t]!;
-    for (let i = 0; i < list.length; i += 2, at++) {
-      docs[at] = list[i]!;
-      freqs[at] = list[i + 1]!;
-    }
-  });
-  return { terms: [...ids.keys()], offsets, docs, freqs, lengths: Uint32Array.from(lengths) };
+}
+
+/** The base's documents to keep: each one's new number (-1 when dropped) and the kept ones' lengths in order. */
+function keptDocuments({ data, keep }: Bm25Base): { renumber: Int32Array; lengths: number[] } {
+  const renumber = new Int32Array(data.lengths.length).fill(-1);
+  const lengths: number[] = [];
+  for (let doc = 0; doc < data.lengths.length; doc++) {
+    if (!keep(doc)) continue;
+    renumber[doc] = lengths.length;
+    lengths.push(data.lengths[doc]!);
+  }
+  return { renumber, lengths };
 }
 
 /** Pushes (doc, score) into a min-heap of the `k` best, kept as parallel arrays; ties prefer the lower doc. */
