@@ -14,6 +14,7 @@ export type ExtractionResult =
       format: string;
       /** Document title when the format has one (HTML title, PDF metadata), else null. */
       title: string | null;
+      /** The text, page by page; empty when `chunks` is given (the text then comes once, as chunks). */
       pages: ExtractedPage[];
       /** Problems that did not stop extraction (e.g. 3 pages without a text layer). */
       warnings: string[];

@@ -21,12 +21,14 @@ describe('chunking inside the extractor worker', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
-  it.each(['valves.md', 'parens.txt'])('returns the structural chunks of %s with its pages', async (name) => {
+  it.each(['valves.md', 'parens.txt'])('returns the structural chunks of %s instead of its pages', async (name) => {
     const result = await extractor.extract(join(folder, name), { structuralChunks: { maxChars: 300, overlapChars: 50 } });
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.chunks).toEqual(chunkStructural(result.pages, { maxChars: 300, overlapChars: 50 }));
+    const plain = await extractor.extract(join(folder, name));
+    expect(result.ok && plain.ok).toBe(true);
+    if (!result.ok || !plain.ok) return;
+    expect(result.chunks).toEqual(chunkStructural(plain.pages, { maxChars: 300, overlapChars: 50 }));
     expect(result.chunks!.length).toBeGreaterThan(1);
+    expect(result.pages).toEqual([]);
   });
 
   it('returns no chunks unless asked', async () => {

@@ -104,7 +104,8 @@ async function handle(request: ParseRequest, format: ParseFormat, bytes: Uint8Ar
     const foundImages = images ? images.images.length + images.localImages.length : 0;
     if (!result.ok || !request.chunk || foundImages > 0) return result;
     const { chunkStructural } = await parsers.chunker();
-    return { ...result, chunks: chunkStructural(result.pages, request.chunk) };
+    // The text goes back once, as chunks: the pages too would double what is copied between the threads.
+    return { ...result, pages: [], chunks: chunkStructural(result.pages, request.chunk) };
   } catch (err) {
     if (err instanceof RangeError && /call stack/i.test(err.message)) {
       return parseError(`${request.name} is nested too deeply to parse.`);
