@@ -14,6 +14,7 @@ import { finishResult } from './parsed.js';
 import {
   BATCH_MAX_BYTES,
   BATCH_MAX_FILES,
+  FIRST_BATCH_MAX_FILES,
   MAX_LOCAL_IMAGE_BYTES,
   MAX_URL_FILE_BYTES,
   WORKER_HEAP_MB,
@@ -219,7 +220,8 @@ export class WorkerExtractor implements Extractor {
   private takeBatch(head: Job): Job[] {
     if (!head.text || this.closed) return [];
     const batch = [head];
-    while (batch.length < BATCH_MAX_FILES && this.jobs[0]?.text) batch.push(this.jobs.shift()!);
+    const most = this.messages === 0 ? FIRST_BATCH_MAX_FILES : BATCH_MAX_FILES;
+    while (batch.length < most && this.jobs[0]?.text) batch.push(this.jobs.shift()!);
     return batch;
   }
 

@@ -129,6 +129,10 @@ const parsers = {
   text: once(() => import('./parse-text.js')),
   chunker: once(() => import('../chunk/structural-chunker.js')),
 };
+// Plain text, the most common case, is loaded at once (both modules are small): the worker starts while the host scans
+// the folder, so these imports are done before the first files arrive rather than after.
+void parsers.text();
+void parsers.chunker();
 
 async function parse(format: ParseFormat, bytes: Uint8Array, { name, maxTextChars, contentType }: ParseRequest, images: ImageCollector | undefined): Promise<ParseOutcome> {
   switch (format) {

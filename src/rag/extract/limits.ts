@@ -18,6 +18,8 @@ export const WORKER_MAX_PARSER_FILES = 500;
  * files that cost is spread thin, and a batch that fails as a whole is parsed again one file at a time.
  */
 export const BATCH_MAX_FILES = 32;
+/** The first message's bound: the caller gets its first results (and work) a few files in, not 32, while the worker is cold. */
+export const FIRST_BATCH_MAX_FILES = 8;
 /** Bytes of plain text files the worker reads for one message before leaving the rest for the next: keeps a batch's parse well under a file's deadline and heap. */
 export const BATCH_MAX_BYTES = 256 * 1024;
 /** How long close() waits for a terminating worker thread before giving up on it. */

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPath } from '../../../src/paths.js';
 import { createExtractor } from '../../../src/rag/extract/index.js';
+import { FIRST_BATCH_MAX_FILES } from '../../../src/rag/extract/limits.js';
 import type { ExtractionLimits, ExtractionResult } from '../../../src/rag/types.js';
 
 /** Worker time limit of the good files: far above a cold start on a loaded machine, so only the faulty file fails. */
@@ -118,14 +119,16 @@ describe('createExtractor: batches of small text files', () => {
   });
 
   it('sends the next batch while one is parsed; when that one hangs, the next is sent again whole, none of it blamed', async () => {
-    const names = [...Array.from({ length: 5 }, (_, i) => `note-${i}.md`), 'hang.md', ...Array.from({ length: 35 }, (_, i) => `note-${i + 5}.md`)];
+    // hang.md in the first message; the nine files past that message make the second.
+    const names = [...Array.from({ length: 5 }, (_, i) => `note-${i}.md`), 'hang.md', ...Array.from({ length: FIRST_BATCH_MAX_FILES + 3 }, (_, i) => `note-${i + 5}.md`)];
     const limits = (name: string): Partial<ExtractionLimits> => (name === 'hang.md' ? { ...CHUNKED, timeoutMs: 1_000 } : CHUNKED);
     const oneByOne = await extractOneByOne(names, limits);
     const { together, messages } = await extractTogether(names, limits);
     expect(together).toEqual(oneByOne);
     expect(together[5]).toMatchObject({ ok: false, reason: 'timeout' });
-    // The second batch (the nine files past the first 32) went as one message and no file of it went alone.
-    const second = names.slice(32);
+    // The second batch went as one message and no file of it went alone.
+    const second = names.slice(FIRST_BATCH_MAX_FILES);
+    expect(second).toHaveLength(9);
     expect(messages.filter((m) => m.some((name) => second.includes(name)))).toEqual([second]);
   });
 
@@ -134,11 +137,12 @@ describe('createExtractor: batches of small text files', () => {
     ['crash.md', 'parse_error', undefined],
     ['bloat.md', 'too_large', 32],
   ] as const)('blames %s alone when it breaks a batch (%s); the rest of its batch succeeds', async (culprit, reason, heapMb) => {
-    const names = [...Array.from({ length: 6 }, (_, i) => `note-${i}.md`), culprit, ...Array.from({ length: 6 }, (_, i) => `note-${i + 6}.md`)];
+    // All in the first message, which takes FIRST_BATCH_MAX_FILES.
+    const names = [...Array.from({ length: 3 }, (_, i) => `note-${i}.md`), culprit, ...Array.from({ length: 3 }, (_, i) => `note-${i + 3}.md`)];
     // The culprit's own limit is short, so a hang costs little; it also cuts the batch, which takes the smallest.
     const limits = (name: string): Partial<ExtractionLimits> => (name === culprit ? { ...CHUNKED, timeoutMs: 1_000 } : CHUNKED);
     const oneByOne = await extractOneByOne(names, limits, heapMb);
-    expect(oneByOne[6]).toMatchObject({ ok: false, reason });
+    expect(oneByOne[3]).toMatchObject({ ok: false, reason });
     const { together, messages } = await extractTogether(names, limits, heapMb);
     expect(together).toEqual(oneByOne);
     // The culprit did go in a batch with others; then it and each of the others were parsed again alone.
