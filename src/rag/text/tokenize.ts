@@ -18,7 +18,7 @@ export function normaliseText(text: string): string {
 }
 
 /**
- * Any character outside ASCII: such text needs Unicode normalisation and the Unicode word pattern. No `u` flag: a
+ * Any character outside ASCII: such text needs Unicode normalisation (and may hold letters beyond a-z). No `u` flag: a
  * UTF-16 unit above 0x7f means a non-ASCII character either way, and the test is 2-7× faster without it.
  */
 const NON_ASCII = /[^\x00-\x7f]/;
