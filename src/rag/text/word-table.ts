@@ -32,6 +32,7 @@ export class WordTable {
     hash |= 0;
     const mask = this.hashes.length - 1;
     const length = end - start;
+    // Ends at the word or at an empty slot: the table is never more than half full.
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = this.entries[slot];
       if (entry === undefined) return this.add(text.slice(start, end), hash);
