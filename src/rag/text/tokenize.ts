@@ -1,16 +1,15 @@
 // Text → terms for BM25 and the lexical embedder: Unicode-aware words, lower case, no diacritics, acronyms kept, light stemming.
+import { fnv1a } from '../embed/feature-hash.js';
 import { stem } from './stem.js';
 import { STOPWORDS } from './stopwords.js';
-import { WordTable } from './word-table.js';
+import { WordTable, type WordEntry } from './word-table.js';
 
 /** Combining marks left by NFKD, removed so "café" and "cafe" match. */
 const MARKS_PATTERN = /\p{M}+/gu;
 /** Longest word kept: longer runs are base64, hashes or URLs that would only bloat the vocabulary. */
 export const MAX_WORD_CHARS = 40;
-/** Words whose term is memoised (stemming dominates tokenising); the cache is cleared when full, bounding memory. */
+/** Words whose term is memoised (stemming dominates tokenising); the cache starts again empty when full, bounding memory. */
 const TERM_CACHE_MAX_WORDS = 200_000;
-/** word → its term, or '' for a word that is not a content word. */
-const termCache = new Map<string, string>();
 
 /** Lower-cased, NFKD-decomposed text with diacritics removed. */
 export function normaliseText(text: string): string {
@@ -69,22 +68,16 @@ function splitWords(text: string, asTerms = false): string[] {
       at++;
       continue;
     }
-    // The word runs on while word characters follow; its hash is taken on the way, for the word table.
+    // The word runs on while word characters follow.
     let end = at;
-    let hash = FNV_OFFSET;
     do {
-      hash = Math.imul(hash ^ lower.charCodeAt(end++), FNV_PRIME);
-      if (width === 2) hash = Math.imul(hash ^ lower.charCodeAt(end++), FNV_PRIME);
+      end += width;
       width = end < lower.length ? wordCharWidth(lower, end) : 0;
     } while (width > 0);
-    at = addWord(out, folded, lower, at, end, hash, caseKnown, asTerms);
+    at = addWord(out, folded, lower, at, end, caseKnown, asTerms);
   }
   return out;
 }
-
-/** FNV-1a's 32-bit offset basis and prime: a word's hash for the word table, taken while the word is scanned. */
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** 1 for a-z and 0-9, the word characters of lower-cased ASCII. */
 const ASCII_WORD_CHAR = new Uint8Array(128).map((_, code) => ((code >= 97 && code <= 122) || (code >= 48 && code <= 57) ? 1 : 0));
@@ -109,19 +102,23 @@ function wordCharWidth(text: string, i: number): number {
   return known === 1 ? 1 : 0;
 }
 
-/** Every word met, with its term: bounded like the term cache. */
+/** Every word met, with its term: an acronym marked with ACRONYM_MARK is its own term, any other its stem. */
 const wordTable = new WordTable(TERM_CACHE_MAX_WORDS, (word) => {
   const stopword = !isContentWord(word);
-  // A word from the scan never ends in ACRONYM_MARK (a dot is no word character), so its term is its stem.
-  return { word, term: stopword ? '' : stem(word), stopword };
+  return { word, term: stopword ? '' : word.endsWith(ACRONYM_MARK) ? word : stem(word), stopword };
 });
 
+/** The word table's entry of text[start..end). */
+function entryOf(text: string, start: number, end: number): WordEntry {
+  return wordTable.get(text, start, end, fnv1a(text, start, end));
+}
+
 /**
- * Adds the word lower[at..end), whose hash is `hash`, to `out` (a dotted acronym read on past `end`, marked when it
- * would be a stopword), or with `asTerms` its term (nothing for a stopword), and returns where the next word may
- * start. `folded` is the text before lower-casing, for telling capitals apart.
+ * Adds the word lower[at..end) to `out` (a dotted acronym read on past `end`, marked when it would be a stopword), or
+ * with `asTerms` its term (nothing for a stopword), and returns where the next word may start. `folded` is the text
+ * before lower-casing, for telling capitals apart.
  */
-function addWord(out: string[], folded: string, lower: string, at: number, end: number, hash: number, caseKnown: boolean, asTerms: boolean): number {
+function addWord(out: string[], folded: string, lower: string, at: number, end: number, caseKnown: boolean, asTerms: boolean): number {
   // (Positions are checked before they are read: reading past the end would make V8 throw away the optimised code.)
   if (end === at + 1 && end < lower.length && lower.charCodeAt(end) === 46) {
     DOTTED_ACRONYM.lastIndex = at;
@@ -132,7 +129,7 @@ function addWord(out: string[], folded: string, lower: string, at: number, end: 
     }
   }
   if (end - at > MAX_WORD_CHARS) return end;
-  const entry = wordTable.get(lower, at, end, hash);
+  const entry = entryOf(lower, at, end);
   // Cheapest tests first: most words are no stopword, and most stopwords are in lower case.
   const acronym = entry.stopword && caseKnown && allCapitals(folded, at, end) && (end - at > 1 || (end < folded.length && folded.charCodeAt(end) === 46));
   if (acronym) push(out, entry.word + ACRONYM_MARK, asTerms);
@@ -157,13 +154,7 @@ export function isContentWord(word: string): boolean {
 
 /** The term of one normalised word: its stem (an acronym as it is), or '' when it is a stopword. */
 export function termOf(word: string): string {
-  let term = termCache.get(word);
-  if (term === undefined) {
-    term = !isContentWord(word) ? '' : word.endsWith(ACRONYM_MARK) ? word : stem(word);
-    if (termCache.size >= TERM_CACHE_MAX_WORDS) termCache.clear();
-    termCache.set(word, term);
-  }
-  return term;
+  return entryOf(word, 0, word.length).term;
 }
 
 /**
