@@ -33,12 +33,12 @@ export async function embedTexts(embedder: Embedder, texts: readonly string[]): 
 }
 
 /**
- * Embeds `texts` (checked as embedTexts checks them) into consecutive rows of the row-major `into`, from row
- * `firstRow`, one batch at a time, so all the vectors never exist twice.
+ * Embeds `texts` (checked as embedTexts checks them) into the rows of the row-major `into`, in order, one batch at a
+ * time, so all the vectors never exist twice.
  */
-export async function embedRows(embedder: Embedder, texts: readonly string[], into: Float32Array, firstRow = 0): Promise<void> {
+export async function embedRows(embedder: Embedder, texts: readonly string[], into: Float32Array): Promise<void> {
   for (let start = 0; start < texts.length; start += EMBED_BATCH_TEXTS) {
     const vectors = await embedTexts(embedder, texts.slice(start, start + EMBED_BATCH_TEXTS));
-    vectors.forEach((vector, i) => into.set(vector, (firstRow + start + i) * embedder.dimension));
+    vectors.forEach((vector, i) => into.set(vector, (start + i) * embedder.dimension));
   }
 }
