@@ -72,6 +72,7 @@ export interface AgentRunResult {
 
 /**
  * Progress events, in order: perceiving, perceived, then per attempt planning, running, tool calls, outcome;
+ * each LLM request (perception's, each plan's) is framed by llm_start … llm_end with llm_text / llm_retry between;
  * last, once, `result` with what runAgent returned (the Runtime emits it, so every view ends on the same object).
  */
 export type AgentEvent =
@@ -91,4 +92,21 @@ export type AgentEvent =
   | { type: 'running'; step: number; lifelinesLeft: number; /** The model's answer about to run. */ code: string }
   | { type: 'tool_call'; phase: 'start' | 'end'; step: number; record: ToolCallRecord }
   | { type: 'outcome'; step: number; lifelinesLeft: number; outcome: StepOutcome; detail: string }
+  | { type: 'llm_start'; stage: LlmStage; step: number; model: string; /** Estimated from the prompt's length. */ promptTokens: number }
+  | { type: 'llm_text'; stage: LlmStage; step: number; delta: string; completionTokens: number }
+  | { type: 'llm_retry'; stage: LlmStage; step: number; attempt: number; maxAttempts: number; reason: string; delayMs: number }
+  | {
+      type: 'llm_end';
+      stage: LlmStage;
+      step: number;
+      model: string;
+      promptTokens: number;
+      completionTokens: number;
+      latencyMs: number;
+      /** Set when the request failed. */
+      error?: string;
+    }
   | { type: 'result'; result: AgentRunResult };
+
+/** Which request of the pipeline an LLM event belongs to. */
+export type LlmStage = 'perception' | 'decision';

@@ -35,6 +35,8 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'result':
       // The command prints the result itself.
       return null;
+    default:
+      return null;
   }
 }
 

@@ -18,7 +18,18 @@ export interface GenerateRequest {
   /** Most tokens the answer may have (Ollama `num_predict`, Gemini `maxOutputTokens`); default the model's own. */
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /** Live news of the request while it runs (streamed text, retries), for progress displays. Must not throw. */
+  onProgress?: (progress: LlmProgress) => void;
 }
+
+/**
+ * What a client reports while a request runs:
+ * - `text`: streamed text arrived; `completionTokens` is the count so far (the provider's, else estimated from the text);
+ * - `retry`: an attempt failed and another follows after `delayMs` (`reason` in plain words, e.g. "HTTP 500").
+ */
+export type LlmProgress =
+  | { kind: 'text'; delta: string; completionTokens: number }
+  | { kind: 'retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number };
 
 /** One image sent with a prompt. */
 export interface GenerateImage {
