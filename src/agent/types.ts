@@ -95,6 +95,7 @@ export type AgentEvent =
   | { type: 'llm_start'; stage: LlmStage; step: number; model: string; /** Estimated from the prompt's length. */ promptTokens: number }
   | { type: 'llm_text'; stage: LlmStage; step: number; delta: string; completionTokens: number }
   | { type: 'llm_retry'; stage: LlmStage; step: number; attempt: number; maxAttempts: number; reason: string; delayMs: number }
+  | { type: 'llm_notice'; stage: LlmStage; step: number; message: string }
   | {
       type: 'llm_end';
       stage: LlmStage;

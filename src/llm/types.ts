@@ -25,11 +25,13 @@ export interface GenerateRequest {
 /**
  * What a client reports while a request runs:
  * - `text`: streamed text arrived; `completionTokens` is the count so far (the provider's, else estimated from the text);
- * - `retry`: an attempt failed and another follows after `delayMs` (`reason` in plain words, e.g. "HTTP 500").
+ * - `retry`: an attempt failed and another follows after `delayMs` (`reason` in plain words, e.g. "HTTP 500");
+ * - `notice`: something the user should know about the request, in plain words (e.g. the prompt is cut to fit the model's window).
  */
 export type LlmProgress =
   | { kind: 'text'; delta: string; completionTokens: number }
-  | { kind: 'retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number };
+  | { kind: 'retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
+  | { kind: 'notice'; message: string };
 
 /** One image sent with a prompt. */
 export interface GenerateImage {
