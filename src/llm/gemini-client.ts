@@ -4,7 +4,7 @@ import { boundedFetch } from './bounded-fetch.js';
 import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
 import { LlmRequestError, LlmUnavailableError, ModelNotFoundError, errorMessage } from '../errors.js';
-import { DEFAULT_MODEL_SETTING } from './ollama-client.js';
+import { DEFAULT_MODEL_SETTING } from './check-model.js';
 import { describeStreamFailure, readStream, type StreamTuning } from './read-stream.js';
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
 import { estimatePromptTokens } from './token-estimate.js';
@@ -28,6 +28,8 @@ export interface GeminiClient extends LlmClient {
   readonly provider: 'gemini';
   readonly keySource: string;
   readonly baseUrl?: string;
+  /** Where the model name was set, for messages. */
+  readonly setting: string;
   listModels(options?: { signal?: AbortSignal }): Promise<ProviderModel[]>;
 }
 
@@ -133,6 +135,7 @@ export function createGeminiClient(
     model: config.model,
     keySource: found.source,
     ...(baseUrl ? { baseUrl } : {}),
+    setting,
     listModels,
 
     async generate(request: GenerateRequest): Promise<GenerateResult> {

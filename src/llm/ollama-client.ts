@@ -1,6 +1,7 @@
 // LlmClient for a local Ollama server, through the `ollama` npm package: streamed /api/chat sized by num_ctx, /api/embed, /api/tags.
 import { Ollama, type ChatResponse, type EmbedResponse, type Message } from 'ollama';
 import { boundedFetch } from './bounded-fetch.js';
+import { DEFAULT_MODEL_SETTING } from './check-model.js';
 import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
 import { LlmRequestError, ModelNotFoundError, errorMessage } from '../errors.js';
@@ -22,6 +23,8 @@ export const MAX_LISTED_MODELS = 1_000;
 export interface OllamaClient extends LlmClient {
   readonly provider: 'ollama';
   readonly host: string;
+  /** Where the model name was set, for messages. */
+  readonly setting: string;
   listModels(options?: { signal?: AbortSignal }): Promise<ProviderModel[]>;
 }
 
@@ -32,14 +35,6 @@ export interface ClientOptions {
   setting?: string;
 }
 
-/** The default wording of where a model name is set. */
-export const DEFAULT_MODEL_SETTING = 'the model in models.yaml, or --model';
-
-/** True when two Ollama model names mean the same model (a name without a tag means `:latest`). */
-export function sameOllamaModel(a: string, b: string): boolean {
-  const full = (name: string) => (name.includes(':') ? name : `${name}:latest`);
-  return full(a) === full(b);
-}
 
 /**
  * Creates the Ollama client for one models.yaml entry. The host comes from `config.base_url`,
@@ -110,6 +105,7 @@ export function createOllamaClient(
     provider: PROVIDER,
     model: config.model,
     host,
+    setting,
     listModels,
 
     async generate(request: GenerateRequest): Promise<GenerateResult> {
