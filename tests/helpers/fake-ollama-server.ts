@@ -170,8 +170,11 @@ async function send(res: ServerResponse, reply: FakeReply): Promise<void> {
       // Wait for the client to read (backpressure), unless it went away.
       if (!res.write(frame)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
     }
-    if (reply.cutAfterFrames) res.socket?.destroy();
-    else res.end();
+    if (reply.cutAfterFrames) {
+      // Let what was written reach the client before the cut.
+      await new Promise<void>((resolve) => res.write('', () => resolve()));
+      res.socket?.destroy();
+    } else res.end();
     return;
   }
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
