@@ -9,8 +9,8 @@ import type { LlmProgress } from './types.js';
  * model reads the whole prompt first); timeout_ms bounds that wait and the whole reply.
  */
 export const STREAM_IDLE_TIMEOUT_MS = 60_000;
-/** Most characters of reply text: 1 MB is hundreds of times any plan; past it a model is repeating itself. */
-export const MAX_REPLY_CHARS = 1_000_000;
+/** Most characters of reply text (1 Mi): hundreds of times any plan or caption; past it a model is repeating itself. */
+export const MAX_REPLY_CHARS = 2 ** 20;
 
 /** Knobs tests turn (no real waits); production uses the defaults. */
 export interface StreamTuning {
@@ -132,7 +132,7 @@ function findCause<E extends Error>(err: unknown, type: new (...args: never[]) =
 }
 
 function tooLargeMessage(limit: number): string {
-  return `the reply passed ${Math.round(limit / 1000)} thousand characters and was stopped (a model repeating itself?)`;
+  return `the reply passed ${limit.toLocaleString('en-US')} characters and was stopped (a model repeating itself?)`;
 }
 
 function cutMessage(receivedChars: number, why: string): string {

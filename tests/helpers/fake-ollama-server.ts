@@ -339,3 +339,11 @@ export function ollamaVisionRequest(request: RecordedRequest): VisionRequest | u
   if (!user?.images?.length) return undefined;
   return { prompt: user.content ?? '', images: user.images.map((b64) => ({ data: Buffer.from(b64, 'base64') })) };
 }
+
+/**
+ * The requests that asked a model to write (Ollama /api/chat and /api/generate, Gemini (stream)GenerateContent),
+ * leaving out the look-ups a client makes on its own (/api/show, /api/tags, models.get).
+ */
+export function generateCalls(server: FakeLlmServer): RecordedRequest[] {
+  return server.requests.filter((r) => r.path === '/api/chat' || r.path === '/api/generate' || /:(stream)?generateContent(\?|$)/i.test(r.path));
+}
