@@ -48,6 +48,8 @@ export interface ReplCommandContext {
   stats: SessionStats;
   /** Resets what the REPL counts (a new session). */
   resetStats: () => void;
+  /** Warns when the provider does not serve the current model. */
+  checkModel: () => Promise<void>;
 }
 
 /** Runs one command; returns 'exit' to leave the REPL. Never throws: a failure is printed. */
@@ -80,6 +82,7 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
       }
       try {
         await runtime.useModel(arg, out);
+        await ctx.checkModel();
       } catch (err) {
         out.error(out.err.red(`error: ${errorMessage(err)}`));
       }

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
 import { errorMessage } from '../errors.js';
+import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../mcp/approval-gate.js';
 import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
@@ -132,8 +133,9 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   rl.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
   out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
+  await warnIfModelMissing(runtime, out);
   let stats = new SessionStats();
-  const context = { runtime, out, memoryDir: config.paths.memory, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); } };
+  const context = { runtime, out, memoryDir: config.paths.memory, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
   try {
     prompt();
     // Bounded by the input: each turn consumes a line, and the iterator ends with it.
@@ -186,6 +188,14 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     rl.close();
     await runtime.close();
   }
+}
+
+/** Says at start-up when the provider does not serve the model (not pulled, renamed, shut down), rather than on the first question. */
+export async function warnIfModelMissing(runtime: Runtime, out: Output): Promise<void> {
+  const check = await checkTextModel(runtime.llm);
+  if (check.ok) return;
+  out.error(out.err.red(`warning: ${check.error.message}`));
+  out.error(out.err.dim('Questions will fail until this is fixed; /model NAME switches to another model.'));
 }
 
 export { REPL_HELP };

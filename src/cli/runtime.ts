@@ -106,13 +106,14 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
-    const { key, client } = await resolveTextModel({
+    const { key, client, note } = await resolveTextModel({
       setting: options.model ?? config.profile.llm.text_generation,
       models: config.models.models,
       modelsFile: config.modelsFile,
       env: process.env,
     });
     out.info(`model: ${key} (${client.provider} ${client.model})`);
+    if (note) out.info(`note: ${note}`);
     return options.record ? recordingLlm(client, options.record) : client;
   }
 

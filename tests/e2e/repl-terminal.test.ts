@@ -101,4 +101,33 @@ describe('cortex REPL at a terminal', () => {
     },
     TERMINAL_TEST_TIMEOUT_MS,
   );
+
+  it(
+    'says at start-up that the model is not pulled and how to pull it, and /model switches to one that is',
+    async () => {
+      server = await startFakeOllamaServer({
+        models: ['llama3.1:8b'],
+        strictModels: true,
+        replies: (req) => {
+          if (req.path !== '/api/chat') return undefined;
+          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
+          return ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 1, b: 1 }); }'));
+        },
+      });
+      const project = tempProject();
+      session = cortexInPty(['--profile', project.profile, '--model', 'ollama:qwen2.5-coder:7b'], ollamaEnv(server.url));
+      await session.waitFor(/warning: .*qwen2\.5-coder:7b[\s\S]*ollama pull/);
+      await session.waitFor(/llama3\.1:8b/);
+      await session.waitFor(PROMPT);
+      const mark = session.output().length;
+      session.write('/model ollama:llama3.1:8b\r');
+      await session.waitFor(PROMPT, mark);
+      session.write('What is 1 plus 1?\r');
+      await session.waitFor(/^2$/m, mark);
+      session.write('/exit\r');
+      expect(await session.exited).toBe(0);
+      expect(server.requests.filter((r) => r.path === '/api/chat').every((r) => r.body.model === 'llama3.1:8b')).toBe(true);
+    },
+    TERMINAL_TEST_TIMEOUT_MS,
+  );
 });
