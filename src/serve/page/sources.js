@@ -38,36 +38,71 @@ async function passageBox(source) {
   return box;
 }
 
-/** The "Sources" list of an answer, or null when it cites none. A source with an ID opens its passage below itself. */
-export function sourcesList(answer) {
+/**
+ * The "Sources" of an answer, or null when it cites none: `section` lists them (one with an ID opens its passage below
+ * itself); `markCitations(root)` turns each `[Source: …]` in the rendered answer into a numbered button opening it.
+ */
+export function answerSources(answer) {
   const cited = citations(answer);
   if (cited.length === 0) return null;
   const list = el('ol', 'source-list');
-  for (const source of cited) {
+  const toggles = cited.map((source) => {
     const item = el('li');
+    list.append(item);
     if (!source.id) {
       item.append(el('span', 'source', label(source)));
-    } else {
-      const button = el('button', 'source', label(source));
-      button.type = 'button';
-      button.setAttribute('aria-expanded', 'false');
-      let box = null;
-      button.addEventListener('click', async () => {
-        const open = button.getAttribute('aria-expanded') === 'true';
-        button.setAttribute('aria-expanded', String(!open));
-        if (open) {
-          box?.remove();
-          box = null;
-          return;
-        }
-        box = await passageBox(source);
-        if (button.getAttribute('aria-expanded') === 'true') item.append(box);
-      });
-      item.append(button);
+      return () => item.scrollIntoView({ block: 'nearest' });
     }
-    list.append(item);
-  }
+    const button = el('button', 'source', label(source));
+    button.type = 'button';
+    button.setAttribute('aria-expanded', 'false');
+    let box = null;
+    const toggle = async (open) => {
+      button.setAttribute('aria-expanded', String(open));
+      box?.remove();
+      box = null;
+      if (!open) return;
+      const shown = await passageBox(source);
+      if (button.getAttribute('aria-expanded') !== 'true') return;
+      box = shown;
+      item.append(box);
+    };
+    button.addEventListener('click', () => toggle(button.getAttribute('aria-expanded') !== 'true'));
+    item.append(button);
+    return async () => {
+      if (button.getAttribute('aria-expanded') !== 'true') await toggle(true);
+      item.scrollIntoView({ block: 'nearest' });
+    };
+  });
   const section = el('section', 'sources');
   section.append(el('h3', '', cited.length === 1 ? 'Source' : 'Sources'), list);
-  return section;
+  const numberOf = new Map(cited.map((source, i) => [source.id ?? source.doc, i]));
+
+  const markCitations = (root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) => (node.parentElement?.closest('pre, code') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    });
+    const nodes = [];
+    while (walker.nextNode()) if (walker.currentNode.nodeValue.includes('[Source:')) nodes.push(walker.currentNode);
+    for (const node of nodes) {
+      const parts = [];
+      let last = 0;
+      for (const m of node.nodeValue.matchAll(CITATION)) {
+        const i = numberOf.get(m[2]?.trim() ?? m[1].trim());
+        if (i === undefined) continue;
+        parts.push(document.createTextNode(node.nodeValue.slice(last, m.index).replace(/\s+$/, '')));
+        const cite = el('button', 'cite', String(i + 1));
+        cite.type = 'button';
+        cite.title = label(cited[i]);
+        cite.setAttribute('aria-label', `Source ${i + 1}: ${label(cited[i])}`);
+        cite.addEventListener('click', () => toggles[i]());
+        parts.push(cite);
+        last = m.index + m[0].length;
+      }
+      if (!parts.length) continue;
+      parts.push(document.createTextNode(node.nodeValue.slice(last)));
+      node.replaceWith(...parts);
+    }
+  };
+  return { section, markCitations };
 }

@@ -2,7 +2,7 @@
 import { duration, el } from './dom.js';
 import { liveSteps } from './live-steps.js';
 import { copyButton, renderMarkdown } from './markdown.js';
-import { sourcesList } from './sources.js';
+import { answerSources } from './sources.js';
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
@@ -50,8 +50,11 @@ export function createTurn(question, { running = true } = {}) {
         const tools = el('div', 'answer-tools');
         tools.append(copyButton(() => result.answer ?? '', 'Copy answer'));
         answer.append(body, tools);
-        const sources = sourcesList(result.answer);
-        if (sources) answer.append(sources);
+        const sources = answerSources(result.answer);
+        if (sources) {
+          sources.markCitations(body);
+          answer.append(sources.section);
+        }
       } else {
         answer.className = 'answer failed';
         answer.append(el('h3', '', result.status === 'cancelled' ? 'Stopped' : 'No answer'), el('p', 'reason', result.reason ?? ''));
