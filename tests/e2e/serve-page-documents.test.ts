@@ -95,17 +95,17 @@ describe('the web page answering from documents (headless Chromium against corte
 
   it('follows the system dark mode', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(20, 22, 27)');
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(20, 22, 27)');
     await page.screenshot({ path: join(SHOTS_DIR, 'page-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(255, 255, 255)');
   });
 
   it('fits a 390 px phone after a long-code answer: the code scrolls in its own box', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await turn().locator('.answer .markdown', { hasText: 'ZEBRA-42' }).waitFor();
-    const widths = () => page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+    const widths = () => page.evaluate<{ page: number; window: number }>('({ page: document.documentElement.scrollWidth, window: window.innerWidth })');
     const { page: pageWidth, window: windowWidth } = await widths();
     expect(windowWidth).toBe(390);
     expect(pageWidth).toBeLessThanOrEqual(windowWidth);
