@@ -116,6 +116,11 @@ describe('the web page answering from documents (headless Chromium against corte
     const composer = (await page.locator('#question').boundingBox())!;
     expect(composer.x + composer.width).toBeLessThanOrEqual(windowWidth);
     await page.screenshot({ path: join(SHOTS_DIR, 'page-phone.png') });
+    // The sessions and documents open from the top bar, and picking a session closes them again.
+    expect(await page.locator('#sidebar').isVisible()).toBe(false);
+    await page.click('#menu');
+    await page.locator('#sessions a.current', { hasText: 'What is the Zephyr probe launch code?' }).click();
+    await page.locator('#sidebar').waitFor({ state: 'hidden' });
     await page.emulateMedia({ colorScheme: 'dark' });
     await turn().locator('details.steps > summary').click();
     expect((await widths()).page).toBeLessThanOrEqual(windowWidth);

@@ -73,6 +73,8 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     expect(await first.locator('.step-list').textContent()).toContain('Servers: math');
     expect(await first.locator('.answer').isHidden()).toBe(true);
     expect(await first.locator('details.steps').getAttribute('open')).not.toBeNull();
+    // While it works, the folded line says what is happening now.
+    await expect.poll(() => first.locator('details.steps > summary').textContent()).toBe('Step 2/3 · planning');
 
     releaseSecondStep();
     await first.locator('.answer .markdown', { hasText: '131' }).waitFor();
@@ -115,7 +117,10 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     expect(await answer.locator('th').allTextContents()).toEqual(['Planet', 'Moons']);
     expect(await answer.locator('td').allTextContents()).toEqual(['Mars', '2', 'Earth', '1']);
     expect(await answer.locator('.code-box pre').textContent()).toBe('const moons = 3;\n');
-    expect(await answer.locator('.code-box button.copy').textContent()).toBe('Copy');
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: serve.url });
+    await answer.locator('.code-box button.copy').click();
+    await answer.locator('.code-box button.copy', { hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('const moons = 3;\n');
   });
 
   it('leaves script, event handlers and javascript: links in an answer inert', async () => {

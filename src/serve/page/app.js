@@ -67,7 +67,7 @@ async function renderThread() {
 /** Shows session `id` ('' for a new one). */
 async function openSession(id, { push = true } = {}) {
   running?.abort();
-  setSession(id, { push });
+  setSession(id, { push: push && id !== session });
   document.body.classList.remove('menu-open');
   await Promise.all([renderThread(), loadSessions(session, openSession)]);
   $('question').focus();

@@ -31,6 +31,8 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
   let pending = [];
   let phase = '';
   let llm = null;
+  /** The current attempt's plan as the model streamed it; replaced by the code that runs. */
+  let streamed = null;
   let stats = { attempts: 0, calls: 0 };
 
   const line = (className, text, parent = list) => parent.appendChild(el('li', className, text));
@@ -46,6 +48,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
     const info = el(data.stage === 'decision' ? 'div' : 'li', 'llm', '');
     parent.append(info);
     const code = data.stage === 'decision' ? parent.appendChild(el('pre', 'code live', '')) : null;
+    if (code) streamed = code;
     llm = { started: now(), tokens: 0, info, code, model: data.model, stage: data.stage, timer: setInterval(() => tick(), TICK_MS) };
     phase = data.stage === 'decision' ? `Step ${data.step} · writing the plan` : 'Choosing servers';
     tick();
@@ -58,6 +61,14 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
   const llmEnd = (data) => {
     if (llm) {
       stopTimer();
+      if (llm.code) {
+        llm.code.classList.remove('live');
+        // A request that wrote nothing (failed, or a client that does not stream) leaves no empty box.
+        if (!llm.code.textContent) {
+          llm.code.remove();
+          streamed = null;
+        }
+      }
       llm.info.textContent = data.error
         ? `${data.model}: the request failed after ${duration(data.latencyMs)} (${data.error})`
         : `${data.model} · ${duration(data.latencyMs)} · ${data.completionTokens} tokens`;
@@ -83,6 +94,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
           phase = `Step ${data.step}/${data.maxSteps} · planning`;
           attempt = line('attempt', `Step ${data.step}/${data.maxSteps} · plan (${data.lifelinesLeft} ${data.lifelinesLeft === 1 ? 'retry' : 'retries'} left${data.strategy ? `, ${data.strategy}` : ''})`);
           pending = [];
+          streamed = null;
           break;
         case 'llm_start':
           llmStart(data);
@@ -105,13 +117,13 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
           break;
         case 'running': {
           phase = `Step ${data.step} · running the plan`;
-          const live = target().querySelector('pre.code.live');
-          if (live) {
-            live.textContent = data.code;
-            live.classList.remove('live');
+          if (streamed) {
+            streamed.textContent = data.code;
+            streamed.classList.remove('live');
           } else {
             target().append(el('pre', 'code', data.code));
           }
+          streamed = null;
           break;
         }
         case 'tool_call': {
