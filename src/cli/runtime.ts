@@ -59,7 +59,7 @@ export interface AskOptions {
 export class Runtime {
   private constructor(
     private readonly config: LoadedConfig,
-    readonly llm: LlmClient,
+    public llm: LlmClient,
     private readonly multi: MultiMcp,
     /** The servers behind the approval gate, for the sandbox. */
     private readonly caller: ToolCaller,
@@ -114,6 +114,11 @@ export class Runtime {
     });
     out.info(`model: ${key} (${client.provider} ${client.model})`);
     return options.record ? recordingLlm(client, options.record) : client;
+  }
+
+  /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
+  async useModel(setting: string, out: Output): Promise<void> {
+    this.llm = await Runtime.pickLlm(this.config, { model: setting }, out);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
