@@ -55,7 +55,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
   };
   const tick = () => {
     if (!llm) return;
-    llm.info.textContent = `${llm.model} · ${duration(now() - llm.started)} · ${llm.tokens} tokens`;
+    llm.info.textContent = `${llm.model} · ${duration(now() - llm.started)} · ${llm.tokens} tokens so far`;
     status();
   };
   const llmEnd = (data) => {
@@ -71,7 +71,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
       }
       llm.info.textContent = data.error
         ? `${data.model}: the request failed after ${duration(data.latencyMs)} (${data.error})`
-        : `${data.model} · ${duration(data.latencyMs)} · ${data.completionTokens} tokens`;
+        : `${data.model} answered in ${duration(data.latencyMs)} · ${data.completionTokens} tokens`;
       if (data.error) llm.info.classList.add('bad');
     }
     llm = null;
