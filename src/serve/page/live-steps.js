@@ -18,6 +18,11 @@ function preview(value) {
   return text.length <= ARGS_PREVIEW_CHARS ? text : `${text.slice(0, ARGS_PREVIEW_CHARS - 1)}…`;
 }
 
+/** A running request's elapsed time in whole seconds, so the redrawn line does not flicker through milliseconds. */
+function elapsed(ms) {
+  return ms < 60_000 ? `${Math.floor(ms / 1000)} s` : duration(ms);
+}
+
 function callText(record) {
   return `${record.tool}(${preview(record.args)})${record.ms !== undefined ? ` · ${duration(record.ms)}` : ''}${record.error ? ` · ${record.error}` : ''}`;
 }
@@ -34,10 +39,11 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
   /** The current attempt's plan as the model streamed it; replaced by the code that runs. */
   let streamed = null;
   let stats = { attempts: 0, calls: 0 };
+  let maxSteps = '?';
 
   const line = (className, text, parent = list) => parent.appendChild(el('li', className, text));
   const target = () => attempt ?? line('attempt', '');
-  const status = () => onStatus(llm ? `${phase} · ${duration(now() - llm.started)} · ${llm.tokens} tokens` : phase);
+  const status = () => onStatus(llm ? `${phase} · ${elapsed(now() - llm.started)} · ${llm.tokens} tokens` : phase);
   const stopTimer = () => {
     if (llm) clearInterval(llm.timer);
   };
@@ -50,12 +56,12 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
     const code = data.stage === 'decision' ? parent.appendChild(el('pre', 'code live', '')) : null;
     if (code) streamed = code;
     llm = { started: now(), tokens: 0, info, code, model: data.model, stage: data.stage, timer: setInterval(() => tick(), TICK_MS) };
-    phase = data.stage === 'decision' ? `Step ${data.step} · writing the plan` : 'Choosing servers';
+    phase = data.stage === 'decision' ? `Step ${data.step}/${maxSteps} · writing the plan` : 'Choosing servers';
     tick();
   };
   const tick = () => {
     if (!llm) return;
-    llm.info.textContent = `${llm.model} · ${duration(now() - llm.started)} · ${llm.tokens} tokens so far`;
+    llm.info.textContent = `${llm.model} · ${elapsed(now() - llm.started)} · ${llm.tokens} tokens so far`;
     status();
   };
   const llmEnd = (data) => {
@@ -83,6 +89,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
     event(type, data) {
       switch (type) {
         case 'perceiving':
+          maxSteps = data.maxSteps;
           phase = 'Choosing servers';
           line('perceiving', `Step ${data.step}/${data.maxSteps}: choosing servers`);
           break;
@@ -90,6 +97,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
           line('perceived', `Servers: ${data.servers.join(', ') || '(none)'}${data.fallback ? ' (all: no usable choice)' : ''}`);
           break;
         case 'planning':
+          maxSteps = data.maxSteps;
           stats.attempts += 1;
           phase = `Step ${data.step}/${data.maxSteps} · planning`;
           attempt = line('attempt', `Step ${data.step}/${data.maxSteps} · plan (${data.lifelinesLeft} ${data.lifelinesLeft === 1 ? 'retry' : 'retries'} left${data.strategy ? `, ${data.strategy}` : ''})`);
@@ -116,7 +124,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
           llmEnd(data);
           break;
         case 'running': {
-          phase = `Step ${data.step} · running the plan`;
+          phase = `Step ${data.step}/${maxSteps} · running the plan`;
           if (streamed) {
             streamed.textContent = data.code;
             streamed.classList.remove('live');
@@ -132,7 +140,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
             const call = target().appendChild(el('div', 'call pending', callText({ ...record, ms: undefined })));
             call.dataset.tool = record.tool;
             pending.push(call);
-            phase = `Step ${data.step} · calling ${record.tool}`;
+            phase = `Step ${data.step}/${maxSteps} · calling ${record.tool}`;
           } else {
             stats.calls += 1;
             const i = pending.findIndex((c) => c.dataset.tool === record.tool);
