@@ -152,6 +152,15 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     await page.locator('#upload-status', { hasText: 'not indexed: "setup.exe" is not a supported document' }).waitFor();
   });
 
+  it('says so when the session in the address does not exist', async () => {
+    await page.goto(`${serve.url}/?session=1700000000-abcdef`);
+    const failed = page.locator('#thread .answer.failed');
+    await failed.waitFor();
+    expect(await failed.locator('h3').textContent()).toBe('This session does not exist');
+    await page.click('#new-session');
+    await page.locator('#thread .empty').waitFor();
+  });
+
   it('says in plain words when the server is not reachable, and keeps the question', async () => {
     await serve.stop();
     await page.fill('#question', 'Is anyone there?');

@@ -36,28 +36,48 @@ export async function api(path, init = {}) {
   return response;
 }
 
-/** Headings by HTTP status: what the user should understand first. */
-const HEADINGS = {
+/** Headings for the error codes the server sends (src/errors.ts, src/serve/api-error.ts), in plain words. */
+const CODE_HEADINGS = {
+  llm_unavailable: 'The model could not be reached',
+  llm_request: 'The model request failed',
+  mcp: 'A tool server failed',
+  config: 'The configuration has a problem',
+  session_busy: 'This session is answering another question',
+  session_not_found: 'This session does not exist',
+  too_many_questions: 'Too many questions at once',
+  index_locked: 'The documents are being indexed',
+  embedding: 'The embedding model failed',
+};
+
+/** Headings by HTTP status, when the code has none. */
+const STATUS_HEADINGS = {
   400: 'The server refused the request',
   401: 'This server needs its API token',
   403: 'The server refused access',
   404: 'Not found',
+  409: 'Busy with another question',
   413: 'Too large for the server',
   422: 'The document could not be read',
   429: 'Too many questions at once',
 };
 
-/** The Failure of a non-OK response: a heading for its status and the server's own message. */
+/** The heading of an error with `code` (may be undefined) and HTTP `status` (0: an `error` event mid-answer). */
+export function headingFor(code, status = 0) {
+  if (CODE_HEADINGS[code]) return CODE_HEADINGS[code];
+  if (STATUS_HEADINGS[status]) return STATUS_HEADINGS[status];
+  if (status >= 500 || status === 0) return 'The question could not be answered';
+  return `The server answered ${status}`;
+}
+
+/** The Failure of a non-OK response: a heading for its code or status, and the server's own message. */
 export async function failureOf(response) {
-  let message = '';
+  let error = {};
   try {
-    const body = await response.json();
-    message = body?.error?.message ?? '';
+    error = (await response.json())?.error ?? {};
   } catch {
     // Not JSON (a proxy's page): the status alone says it.
   }
-  const heading = HEADINGS[response.status] ?? (response.status >= 500 ? 'The server hit an error' : `The server answered ${response.status}`);
-  return new Failure(heading, message, response.status);
+  return new Failure(headingFor(error.code, response.status), error.message ?? '', response.status);
 }
 
 /** GET `path` as JSON. @throws Failure */

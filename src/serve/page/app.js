@@ -1,5 +1,5 @@
 // Cortex-R page: a thread of questions and answers per session, asked over POST /v1/ask and drawn from its server-sent events.
-import { api, failureOf, getJson, sseEvents } from './api.js';
+import { api, failureOf, getJson, headingFor, sseEvents } from './api.js';
 import { el } from './dom.js';
 import { sessionTurns } from './history.js';
 import { loadDocuments, loadServers, loadSessions, upload } from './sidebar.js';
@@ -8,16 +8,6 @@ import { createTurn } from './turn.js';
 const $ = (id) => document.getElementById(id);
 /** Within this many pixels of the bottom, the thread follows new text. */
 const FOLLOW_SLACK_PX = 120;
-
-/** Headings for the codes of an `error` event (src/errors.ts), in plain words. */
-const ERROR_HEADINGS = {
-  llm_unavailable: 'The model could not be reached',
-  llm_request: 'The model request failed',
-  mcp: 'A tool server failed',
-  config: 'The configuration has a problem',
-  session_busy: 'This session is answering another question',
-  session_not_found: 'This session does not exist',
-};
 
 let session = new URL(location.href).searchParams.get('session') || '';
 let running = null;
@@ -104,7 +94,7 @@ async function ask(question) {
         void loadDocuments();
       } else if (event === 'error') {
         ended = true;
-        turn.fail(ERROR_HEADINGS[data.error?.code] ?? 'The question could not be answered', data.error?.message);
+        turn.fail(headingFor(data.error?.code), data.error?.message);
       } else {
         turn.event(event, data);
       }

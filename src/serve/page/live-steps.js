@@ -55,7 +55,9 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
     parent.append(info);
     const code = data.stage === 'decision' ? parent.appendChild(el('pre', 'code live', '')) : null;
     if (code) streamed = code;
-    llm = { started: now(), tokens: 0, info, code, model: data.model, stage: data.stage, timer: setInterval(() => tick(), TICK_MS) };
+    // One text node grown in place: a long reply arrives in thousands of pieces.
+    const text = code ? code.appendChild(document.createTextNode('')) : null;
+    llm = { started: now(), tokens: 0, info, code, text, model: data.model, stage: data.stage, timer: setInterval(() => tick(), TICK_MS) };
     phase = data.stage === 'decision' ? `Step ${data.step}/${maxSteps} · writing the plan` : 'Choosing servers';
     tick();
   };
@@ -110,12 +112,12 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
         case 'llm_text':
           if (!llm) break;
           llm.tokens = data.completionTokens;
-          if (llm.code) llm.code.textContent += data.delta;
+          llm.text?.appendData(data.delta);
           tick();
           break;
         case 'llm_retry':
           line('retry', `Retrying (${data.attempt}/${data.maxAttempts}) after ${data.reason}${data.delayMs ? `, in ${duration(data.delayMs)}` : ''}`, data.stage === 'decision' ? target() : list);
-          if (llm?.code) llm.code.textContent = '';
+          if (llm?.text) llm.text.data = '';
           break;
         case 'llm_notice':
           line('notice', data.message, data.stage === 'decision' ? target() : list);
