@@ -90,6 +90,8 @@ describe('the web page answering from documents (headless Chromium against corte
     expect(await page.locator('#documents li.refused', { hasText: 'broken.pdf' }).locator('.doc-reason').textContent()).toMatch(/^not indexed: /);
     expect(await page.locator('#documents li.refused', { hasText: 'linked.md' }).locator('.doc-reason').textContent()).toBe('not read: symbolic link, not followed');
     expect(await page.locator('#documents li:not(.refused)').allTextContents()).toEqual([expect.stringContaining('launch-notes.md'), expect.stringContaining('weather.md')]);
+    // Unfolded for the screenshot: the steps behind the answer.
+    await turn().locator('details.steps > summary').click();
     await page.screenshot({ path: join(SHOTS_DIR, 'page.png') });
   });
 
