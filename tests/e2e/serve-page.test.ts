@@ -159,6 +159,10 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     expect(await failed.locator('h3').textContent()).toBe('This session does not exist');
     await page.click('#new-session');
     await page.locator('#thread .empty').waitFor();
+    // The empty page fits a 390 px phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
   });
 
   it('says in plain words when the server is not reachable, and keeps the question', async () => {
