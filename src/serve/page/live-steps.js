@@ -38,7 +38,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
   let llm = null;
   /** The current attempt's plan as the model streamed it; replaced by the code that runs. */
   let streamed = null;
-  let stats = { attempts: 0, calls: 0 };
+  const stats = { attempts: 0, calls: 0 };
   let maxSteps = '?';
 
   const line = (className, text, parent = list) => parent.appendChild(el('li', className, text));
