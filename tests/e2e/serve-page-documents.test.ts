@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPath } from '../../src/paths.js';
+import { builtPath, PROJECT_ROOT } from '../../src/paths.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { launchChromium } from './browser.js';
 import { fenced, isPerception, promptOf, tempProject } from './ask-harness.js';
@@ -14,13 +14,18 @@ const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir
 
 const SEARCH_PLAN = `async function solve() {
   const found = await tools.search_stored_documents({ query: "Zephyr probe launch code", k: 3 });
-  return "FURTHER_PROCESSING_REQUIRED: " + found;
+  const budget = await tools.search_stored_documents({ query: "Hollowmere wind farm maintenance budget", k: 1 });
+  return "FURTHER_PROCESSING_REQUIRED: " + found + "\\n\\n" + budget;
 }`;
 
-/** The answer of step 2: cites the passage the search found in launch-notes.md, and quotes a long command. */
+/** The answer of step 2: cites the passages the searches found in launch-notes.md and the PDF, and quotes a long command. */
 function citedAnswer(prompt: string): string {
-  const source = /\[Source: launch-notes\.md, ID: [^\]]+\]/.exec(prompt)?.[0] ?? '[Source: missing]';
-  return `The launch code is **ZEBRA-42** ${source}.\n\nThe command from the notes:\n\n\`\`\`sh\nlaunch --probe zephyr --code ZEBRA-42 ${'--verbose '.repeat(30)}\n\`\`\``;
+  const notes = /\[Source: launch-notes\.md, ID: [^\]]+\]/.exec(prompt)?.[0] ?? '[Source: missing]';
+  const report = /\[Source: wind-report\.pdf, ID: [^\]]+\]/.exec(prompt)?.[0] ?? '[Source: missing]';
+  return (
+    `The launch code is **ZEBRA-42** ${notes}; the maintenance budget was 3.4 million euros ${report}.\n\n` +
+    `The command from the notes:\n\n\`\`\`sh\nlaunch --probe zephyr --code ZEBRA-42 ${'--verbose '.repeat(30)}\n\`\`\``
+  );
 }
 
 describe('the web page answering from documents (headless Chromium against cortex serve)', () => {
@@ -48,6 +53,7 @@ describe('the web page answering from documents (headless Chromium against corte
     mkdirSync(project.documentsDir);
     writeFileSync(join(project.documentsDir, 'launch-notes.md'), '# Launch notes\n\nThe Zephyr probe launch code is ZEBRA-42. Launch is set for the spring window.\n');
     writeFileSync(join(project.documentsDir, 'weather.md'), '# Weather\n\nThe Zephyr probe launch depends on calm winds at the pad.\n');
+    copyFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'corpus', 'pdf', 'wind-report.pdf'), join(project.documentsDir, 'wind-report.pdf'));
     writeFileSync(join(project.documentsDir, 'broken.pdf'), 'this is not a PDF');
     symlinkSync('/etc/hostname', join(project.documentsDir, 'linked.md'));
     serve = await startServe(project.profile, ollamaEnv(llm.url));
@@ -70,18 +76,23 @@ describe('the web page answering from documents (headless Chromium against corte
     await page.press('#question', 'Enter');
     await turn().locator('.answer .markdown', { hasText: 'ZEBRA-42' }).waitFor();
 
-    const fold = turn().locator('details.fold', { hasText: 'retrieved text, 2 passages' });
+    const fold = turn().locator('details.fold', { hasText: /retrieved text, \d+ passages/ });
     expect(await fold.getAttribute('open')).toBeNull();
     const sources = turn().locator('.sources button.source');
-    expect(await sources.allTextContents()).toEqual(['launch-notes.md']);
+    expect(await sources.allTextContents()).toEqual(['launch-notes.md', 'wind-report.pdf, page 2']);
     // The citation in the text became a numbered button opening the same passage.
     expect(await turn().locator('.answer .markdown').textContent()).not.toContain('[Source:');
     await turn().locator('.answer .markdown button.cite', { hasText: '1' }).click();
     expect(await sources.first().getAttribute('aria-expanded')).toBe('true');
-    const passage = turn().locator('.passage');
+    const passage = turn().locator('.sources li').nth(0).locator('.passage');
     await passage.waitFor();
     expect(await passage.locator('.passage-head').textContent()).toBe('launch-notes.md');
     expect(await passage.locator('.passage-text').textContent()).toContain('The Zephyr probe launch code is ZEBRA-42.');
+    // A PDF's passage names its page.
+    await sources.nth(1).click();
+    const pdfPassage = turn().locator('.sources li').nth(1).locator('.passage');
+    expect(await pdfPassage.locator('.passage-head').textContent()).toBe('wind-report.pdf · page 2');
+    expect(await pdfPassage.locator('.passage-text').textContent()).toContain('3.4 million euros');
     expect(errors).toEqual([]);
   });
 
@@ -89,15 +100,16 @@ describe('the web page answering from documents (headless Chromium against corte
     await page.locator('#documents li.refused', { hasText: 'broken.pdf' }).waitFor();
     expect(await page.locator('#documents li.refused', { hasText: 'broken.pdf' }).locator('.doc-reason').textContent()).toMatch(/^not indexed: /);
     expect(await page.locator('#documents li.refused', { hasText: 'linked.md' }).locator('.doc-reason').textContent()).toBe('not read: symbolic link, not followed');
-    expect(await page.locator('#documents li:not(.refused)').allTextContents()).toEqual([expect.stringContaining('launch-notes.md'), expect.stringContaining('weather.md')]);
-    // Unfolded for the screenshot: the steps behind the answer.
-    await turn().locator('details.steps > summary').click();
+    expect(await page.locator('#documents li:not(.refused) .doc-name').allTextContents()).toEqual(['launch-notes.md', 'weather.md', 'wind-report.pdf']);
     await page.screenshot({ path: join(SHOTS_DIR, 'page.png') });
   });
 
   it('follows the system dark mode', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(20, 22, 27)');
+    // Unfolded for the screenshot: the steps behind the answer.
+    await turn().locator('details.steps > summary').click();
+    await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: join(SHOTS_DIR, 'page-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(255, 255, 255)');
