@@ -82,7 +82,7 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     releaseSecondStep();
     await first.locator('.answer .markdown', { hasText: '131' }).waitFor();
     expect(await first.locator('.question').textContent()).toBe('GATED: add the ASCII codes of AB');
-    expect(await first.locator('details.steps > summary').textContent()).toMatch(/^Steps: 2 attempts · 2 tool calls · /);
+    expect(await first.locator('details.steps > summary').textContent()).toMatch(/^Steps: 2 steps · 2 tool calls · /);
     // Answered: the steps fold under the question.
     expect(await first.locator('details.steps').getAttribute('open')).toBeNull();
     await expect.poll(() => new URL(page.url()).searchParams.get('session')).toMatch(/^\d+-[0-9a-f]+$/);

@@ -39,8 +39,12 @@ export function createTurn(question, { running = true } = {}) {
     /** Shows the run's result (the `result` event's data, or one rebuilt from session memory). */
     finish(result) {
       const calls = result.steps ? result.steps.reduce((n, s) => n + s.tool_calls.length, 0) : view.stats.calls;
+      // The terminal's words: steps, and the retries among the attempts.
       const attempts = result.steps ? result.steps.length : view.stats.attempts;
-      const parts = [plural(attempts, 'attempt', 'attempts'), plural(calls, 'tool call', 'tool calls')];
+      const steps = result.steps ? new Set(result.steps.map((s) => s.step)).size : attempts;
+      const parts = [plural(steps, 'step', 'steps')];
+      if (attempts > steps) parts.push(plural(attempts - steps, 'retry', 'retries'));
+      parts.push(plural(calls, 'tool call', 'tool calls'));
       if (result.timings) parts.push(duration(result.timings.total_ms));
       settle(`Steps: ${parts.join(' · ')}`);
       if (result.status === 'answered') {
