@@ -65,9 +65,12 @@ describe('runAgent', () => {
         lifeline: 2,
         strategy: 'conservative',
         servers: ['math'],
-        code,
+        // The fake sandbox reports no normalised code; the raw reply is kept apart.
+        code: '',
+        reply: code,
         outcome: 'final_answer',
         error: null,
+        diagnosis: null,
         tool_calls: [{ name: 'add', args: { a: 2, b: 3 }, ok: true, ms: 3 }],
       },
     ]);
@@ -231,8 +234,10 @@ describe('runAgent', () => {
     expect(result).toMatchObject({ status: 'gave_up', answer: null });
     expect(result.steps.map((s) => s.lifeline)).toEqual([1, 0]);
     expect(result.reason).toMatch(/step 1 failed on every lifeline/);
-    expect(result.reason).toMatch(/multiply.*timeout: solve\(\) ran past 30000 ms/);
-    expect(result.reason).toMatch(/lifelines left 0.*not a result/);
+    // The summary is for a person: plain diagnoses, not the feedback written for the model.
+    expect(result.reason).toMatch(/multiply.*The code did not finish in time/);
+    expect(result.reason).toMatch(/lifelines left 0.*The code returned nothing \(undefined\)/);
+    expect(result.reason).not.toMatch(/Then send the corrected solve/);
     expect(llm.remaining).toBe(0);
     expect(events.filter((e) => e.type === 'planning').map((e) => (e as { lifelinesLeft: number }).lifelinesLeft)).toEqual([1, 0]);
     const lines = await traceLines(memory.tracePath);
