@@ -21,8 +21,8 @@ const ASSISTANT_LINE_RE = /^[ \t]*(?:Assistant|ASSISTANT)[ \t]*:[ \t]*/;
 
 /** Wrapper tags other code agents use instead of fences, and the fence label each stands for. */
 const WRAPPER_LABELS: Record<string, string> = { code: '', execute: '', tool_code: '', execute_ipython: 'python', execute_bash: 'bash' };
-const WRAPPER_OPEN_RE = /^[ \t]*<(code|execute|tool_code|execute_ipython|execute_bash)>[ \t]*/gm;
-const WRAPPER_CLOSE_RE = /[ \t]*<\/(code|execute|tool_code|execute_ipython|execute_bash)>[ \t]*$/gm;
+const WRAPPER_OPEN_RE = /^[ \t]*<(code|execute|tool_code|execute_ipython|execute_bash)>[ \t]*\n?/gm;
+const WRAPPER_CLOSE_RE = /\n?[ \t]*<\/(code|execute|tool_code|execute_ipython|execute_bash)>[ \t]*$/gm;
 /** Hermes-style tool-call tags around JSON: the JSON is what counts. */
 const TOOL_CALL_TAG_RE = /<\/?tool_call>/g;
 
