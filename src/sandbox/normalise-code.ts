@@ -208,19 +208,6 @@ export function wrapBareBody(code: string, parsed: ParsedCode): string | null {
   return `async function solve() {\n${returned}\n}`;
 }
 
-/** Names of top-level functions other than solve (for the "rename it to solve" feedback). */
-export function topLevelFunctionNames(parsed: ParsedCode): string[] {
-  const names: string[] = [];
-  for (const s of parsed.ast.program.body) {
-    const d = s.type === 'ExportNamedDeclaration' || s.type === 'ExportDefaultDeclaration' ? (s.declaration as Node | null) : s;
-    if (d?.type === 'FunctionDeclaration' && d.id) names.push(d.id.name);
-    if (d?.type === 'VariableDeclaration') {
-      for (const v of d.declarations) if (v.id.type === 'Identifier' && isFunction(v.init)) names.push(v.id.name);
-    }
-  }
-  return names;
-}
-
 /** Sources of the code's import declarations (require() and import() fail at run time with their own message). */
 export function importedModules(parsed: ParsedCode): string[] {
   return parsed.ast.program.body.flatMap((s) => (s.type === 'ImportDeclaration' && s.importKind !== 'type' ? [s.source.value] : []));
