@@ -22,6 +22,8 @@ export interface ExternalCase {
   /** Tool calls the run must make; another count is a repeated (or missing) side effect. */
   calls?: number;
   source: string;
+  /** Written after the reader was changed, run once as written: replies the reader was not tuned to. */
+  held_out?: boolean;
 }
 
 export function loadExternalCorpus(dir = EXTERNAL_CORPUS_DIR): ExternalCase[] {
