@@ -11,8 +11,8 @@ type Call = { tool: string; args: Record<string, unknown> };
 
 const NAME_KEYS = ['tool', 'name', 'tool_name', 'action', 'function'];
 const ARGUMENT_KEYS = ['arguments', 'args', 'parameters', 'action_input', 'input'];
-/** JSON objects looked at per reply (each a scan to its closing brace and a JSON.parse). */
-const MAX_JSON_OBJECTS = 20;
+/** Opening braces tried per text, each a scan to its closing brace and a JSON.parse (bounds a reply full of braces). */
+const MAX_JSON_STARTS_TRIED = 40;
 
 function asObject(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
@@ -70,7 +70,7 @@ function objectEnd(text: string, start: number): number {
 function jsonObjects(text: string): Array<{ value: unknown; whole: boolean }> {
   const found: Array<{ value: unknown; whole: boolean }> = [];
   let from = 0;
-  while (found.length < MAX_JSON_OBJECTS) {
+  for (let tried = 0; tried < MAX_JSON_STARTS_TRIED; tried++) {
     const start = text.indexOf('{', from);
     if (start < 0) break;
     const end = objectEnd(text, start);

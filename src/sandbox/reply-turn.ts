@@ -58,15 +58,19 @@ function withoutReasoning(text: string): { text: string; stillReasoning: boolean
   return { text: out.slice(0, open.index), stillReasoning: true, hadReasoning: true };
 }
 
+/** Times a reply may open with template tokens or an echoed user turn before ours starts; past it, nothing is ours. */
+const MAX_TURN_RESTARTS = 4;
+
 /** The text up to the first sign of another turn: a chat-template token, or a role line outside code. */
-function ownTurn(text: string): string {
+function ownTurn(text: string, restarts = 0): string {
+  if (restarts > MAX_TURN_RESTARTS) return '';
   let out = text.replace(OWN_TURN_HEADER_RE, '');
   const token = TURN_TOKEN_RE.exec(out);
   if (token) {
     const before = out.slice(0, token.index);
     // A reply that opens with template tokens: skip them once and read what follows.
     if (before.trim() !== '') out = before;
-    else return ownTurn(out.slice(token.index + token[0].length).replace(/^(?:assistant|model)?[ \t]*(?:<\|end_header_id\|>)?/, ''));
+    else return ownTurn(out.slice(token.index + token[0].length).replace(/^(?:assistant|model)?[ \t]*(?:<\|end_header_id\|>)?/, ''), restarts + 1);
   }
   const lines = out.split('\n');
   let inFence = false;
@@ -82,7 +86,7 @@ function ownTurn(text: string): string {
         // A reply that starts by echoing the user's turn: our turn begins at the next "Assistant:".
         const reply = lines.slice(i + 1).findIndex((l) => ASSISTANT_LINE_RE.test(l));
         if (reply < 0) return '';
-        return ownTurn(lines.slice(i + 1 + reply).join('\n').replace(ASSISTANT_LINE_RE, ''));
+        return ownTurn(lines.slice(i + 1 + reply).join('\n').replace(ASSISTANT_LINE_RE, ''), restarts + 1);
       }
     }
     if (line.trim() !== '') seenContent = true;

@@ -179,3 +179,17 @@ describe('looksLikePython', () => {
     expect(looksLikePython({ label: '', code: 'async function solve(x = 1) { return x; }', closed: true, fenced: false })).toBe(false);
   });
 });
+
+describe('readTurn on hostile input', () => {
+  it('stays bounded on a reply of nothing but template tokens', () => {
+    expect(readTurn('<|im_end|>'.repeat(15_000)).text).toBe('');
+    expect(prepareCode('<|im_start|>'.repeat(15_000))).toMatchObject({ ok: false, error: { problem: 'no_code' } });
+  });
+});
+
+describe('findJsonReply on hostile input', () => {
+  it('tries a bounded number of braces in a reply full of them', () => {
+    expect(findJsonReply('{'.repeat(150_000), [])).toBeNull();
+    expect(findJsonReply('{"a": '.repeat(30_000), [])).toBeNull();
+  });
+});
