@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { CortexError, errorMessage, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
+import { lastStepDiagnosis } from '../sandbox/diagnosis.js';
 import { modelWords } from '../sandbox/reply-turn.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
@@ -58,8 +59,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  */
 function onLastStep(outcome: PlanOutcome, lastStepWithLifeline: boolean): PlanOutcome {
   if (!lastStepWithLifeline || outcome.kind !== 'further_processing') return outcome;
-  const diagnosis = 'The code asked for another step, but this was the last one.';
-  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }), problem: 'further_on_last_step', diagnosis };
+  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }), problem: 'further_on_last_step', diagnosis: lastStepDiagnosis() };
 }
 
 function clipCode(code: string): string {

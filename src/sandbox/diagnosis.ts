@@ -89,6 +89,11 @@ export function valueDiagnosis(reason: BadValueReason): string {
   return BAD_VALUE_DIAGNOSES[reason];
 }
 
+/** The code asked for another step on the last one. */
+export function lastStepDiagnosis(): string {
+  return 'The code asked for another step, but this was the last one.';
+}
+
 /** Cap on a detail quoted in a diagnosis, in characters. */
 const MAX_DETAIL_CHARS = 200;
 
