@@ -42,11 +42,17 @@ export interface Turn {
 /**
  * Reasoning is never the answer: paired blocks go; a lone closing tag means everything before it
  * was reasoning (DeepSeek-R1's template opens the block in the prompt); an opening tag never closed
- * means everything after it is reasoning (cut off by the token limit).
+ * means everything after it is reasoning (cut off by the token limit). Lone tags are judged within
+ * the model's own turn (a `</think>` in a hallucinated next turn is not ours), so this runs in two parts.
  */
-function withoutReasoning(text: string): { text: string; stillReasoning: boolean; hadReasoning: boolean } {
-  let out = text.replace(PAIRED_REASONING_RE, '');
-  let hadReasoning = out !== text;
+function withoutPairedReasoning(text: string): { text: string; hadReasoning: boolean } {
+  const out = text.replace(PAIRED_REASONING_RE, '');
+  return { text: out, hadReasoning: out !== text };
+}
+
+function withoutLoneReasoning(text: string): { text: string; stillReasoning: boolean; hadReasoning: boolean } {
+  let out = text;
+  let hadReasoning = false;
   let lastClose = -1;
   for (const m of out.matchAll(CLOSING_REASONING_RE)) lastClose = m.index + m[0].length;
   if (lastClose >= 0) {
@@ -105,15 +111,15 @@ function wrapperTagsAsFences(text: string): string {
 
 /** Reads the model's own turn out of a reply (line endings already normalised). */
 export function readTurn(reply: string): Turn {
-  const reasoning = withoutReasoning(reply);
-  return { text: wrapperTagsAsFences(ownTurn(reasoning.text)), stillReasoning: reasoning.stillReasoning, hadReasoning: reasoning.hadReasoning };
+  const paired = withoutPairedReasoning(reply);
+  const lone = withoutLoneReasoning(ownTurn(paired.text));
+  return { text: wrapperTagsAsFences(lone.text), stillReasoning: lone.stillReasoning, hadReasoning: paired.hadReasoning || lone.hadReasoning };
 }
 
 /** What the model said, for a person: its own turn without reasoning, blank lines squeezed, cut to `max` characters. */
 export function modelWords(reply: string, max = MAX_SAID_CHARS): string {
-  const reasoning = withoutReasoning(reply.replace(/\r\n?/g, '\n'));
-  const text = ownTurn(reasoning.text)
-    .replace(TOOL_CALL_TAG_RE, '')
+  const text = withoutLoneReasoning(ownTurn(withoutPairedReasoning(reply.replace(/\r\n?/g, '\n')).text))
+    .text.replace(TOOL_CALL_TAG_RE, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
