@@ -154,13 +154,16 @@ export function removeSolveCalls(ctx: NormaliseContext): void {
   const body = ctx.parsed.ast.program.body;
   const kept = new Set<Statement>(ctx.definitions.map((d) => d.statement));
   const targets = new Set(['solve', ...ctx.aliases]);
+  // A function solve itself uses is a helper, even if it calls solve back (a retry): it stays.
+  const usedBySolve = new Set<string>();
+  if (ctx.solve) walk(ctx.solve.fn, (n) => void (n.type === 'Identifier' && usedBySolve.add(n.name)));
   const runners = new Set<Statement>();
   // Each pass adds at least one runner or stops, so this is bounded by the number of statements.
   for (let grew = true; grew; ) {
     grew = false;
     for (const s of body) {
       const names = declaredFunctions(s);
-      if (kept.has(s) || runners.has(s) || names.length === 0 || !callsAny(s, targets)) continue;
+      if (kept.has(s) || runners.has(s) || names.length === 0 || names.some((n) => usedBySolve.has(n)) || !callsAny(s, targets)) continue;
       runners.add(s);
       for (const name of names) targets.add(name);
       grew = true;

@@ -134,6 +134,11 @@ describe('prepareCode', () => {
     }
   });
 
+  it('keeps a helper that solve uses even when it calls solve back', () => {
+    const out = code('function again(n) { return n > 0 ? solve(n - 1) : "FINAL_ANSWER: done"; }\nasync function solve(n = 2) { return again(n); }');
+    expect(out).toContain('function again');
+  });
+
   it('puts helpers from an earlier block in front of the solve() that uses them', () => {
     const out = code('```js\nfunction asAnswer(v) { return "FINAL_ANSWER: " + v; }\n```\n```js\nasync function solve() { return asAnswer(1); }\n```');
     expect(out).toContain('function asAnswer');
