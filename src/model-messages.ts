@@ -40,15 +40,35 @@ export function truncatedReply({ line }: { line: number }): string {
   return `Your code was cut off at line ${line}: it ends before solve() is complete. Send the whole solve() again, shorter if needed. ${SEND_INSTEAD}`;
 }
 
+/** The reply ended inside a reasoning block, before any answer. */
+export function stillReasoning(): string {
+  return `Your reply ended while you were still reasoning (a <think> block was never closed), so it holds no answer. Think briefly, close the reasoning, then answer. ${SEND_INSTEAD}`;
+}
+
+/** A fence line sits in the middle of the code, splitting it. */
+export function unpairedFence({ line }: { line: number }): string {
+  return `A \`\`\` line splits your code: the block closes at line ${line} before solve() is complete and the rest of the code follows outside it. Put the whole solve() inside one block. ${SEND_INSTEAD}`;
+}
+
+/** The reply asks for several tool calls as JSON. */
+export function severalToolCalls({ tools }: { tools: string[] }): string {
+  return `Your reply asks for ${tools.length} tool calls as JSON (${tools.join(', ')}); a JSON reply can run only one. Make all the calls in one solve() instead. ${SEND_INSTEAD}`;
+}
+
+/** The reply is a diff or a SEARCH/REPLACE edit, not code. */
+export function diffRefused(): string {
+  return `Your reply is an edit (a diff or SEARCH/REPLACE block) to earlier code; nothing keeps earlier code. Send the whole code instead. ${SEND_INSTEAD}`;
+}
+
 /** The code does not parse. */
 export function syntaxError({ line, column, problem, lineText }: { line: number; column: number; problem: string; lineText: string }): string {
   const shown = lineText.trim().slice(0, 120);
   return `Your code does not parse: line ${line}, column ${column}: ${problem}${shown ? ` (in \`${shown}\`)` : ''}. Fix it and send the whole solve() again in one \`\`\`javascript block.`;
 }
 
-/** The code parses but defines no solve(). */
+/** The code parses but defines no solve() (and no single entry point stands in for it). */
 export function noSolve({ functions }: { functions: string[] }): string {
-  const found = functions.length ? ` It defines ${functions.map((f) => `${f}()`).join(', ')}; rename the entry point to solve.` : '';
+  const found = functions.length ? ` It defines ${functions.map((f) => `${f}()`).join(', ')} and none of them is clearly the entry point; name the one to run solve.` : '';
   return `Your code does not define solve().${found} ${SEND_INSTEAD}`;
 }
 
@@ -63,7 +83,7 @@ export function unknownJson({ keys }: { keys: string[] }): string {
 }
 
 /** Why a returned value is not a result. */
-export type BadValueReason = 'nothing' | 'null' | 'nan' | 'object_text' | 'empty';
+export type BadValueReason = 'nothing' | 'null' | 'nan' | 'object_text' | 'empty' | 'promise';
 
 const BAD_VALUE_FIX: Record<BadValueReason, string> = {
   nothing:
@@ -73,6 +93,8 @@ const BAD_VALUE_FIX: Record<BadValueReason, string> = {
   object_text:
     'an object was turned into the text "[object Object]": use JSON.stringify(value) or read the field you need.',
   empty: 'the result is empty: return the answer itself, or throw an Error that says what is missing.',
+  promise:
+    'a promise was used as a value ("[object Promise]"): a tool call was not awaited. Write `await` before every `tools.<name>(…)` call (and `await Promise.all([...])` for several).',
 };
 
 /** solve() returned undefined, null, NaN, "[object Object]" or nothing after its prefix. */

@@ -23,7 +23,7 @@ describe('model-facing messages', () => {
     expect(m.otherLanguageRefused({ language: 'a shell command' })).toMatch(/^Your reply is a shell command, not JavaScript;/);
     expect(m.moduleImportRefused({ imports: ['x', 'y'] })).toMatch(/^Your code loads modules \(import "x", import "y"\), but the sandbox has none/);
     expect(m.truncatedReply({ line: 7 })).toMatch(/^Your code was cut off at line 7:/);
-    expect(m.noSolve({ functions: ['main', 'run'] })).toMatch(/^Your code does not define solve\(\)\. It defines main\(\), run\(\); rename the entry point to solve\./);
+    expect(m.noSolve({ functions: ['main', 'run'] })).toMatch(/^Your code does not define solve\(\)\. It defines main\(\), run\(\) and none of them is clearly the entry point; name the one to run solve\./);
     expect(m.syntaxError({ line: 3, column: 9, problem: 'Unexpected token', lineText: '  let x = ;' })).toBe(
       'Your code does not parse: line 3, column 9: Unexpected token (in `let x = ;`). Fix it and send the whole solve() again in one ```javascript block.',
     );

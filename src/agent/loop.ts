@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { CortexError, errorMessage, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
+import { lastStepDiagnosis } from '../sandbox/diagnosis.js';
+import { modelWords } from '../sandbox/reply-turn.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
@@ -57,7 +59,11 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  */
 function onLastStep(outcome: PlanOutcome, lastStepWithLifeline: boolean): PlanOutcome {
   if (!lastStepWithLifeline || outcome.kind !== 'further_processing') return outcome;
-  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }) };
+  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }), problem: 'further_on_last_step', diagnosis: lastStepDiagnosis() };
+}
+
+function clipCode(code: string): string {
+  return code.length <= MAX_STEP_CODE_CHARS ? code : `${code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`;
 }
 
 function checkBounds(maxSteps: number, maxLifelinesPerStep: number): void {
@@ -197,19 +203,23 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         await log.toolCalls(step, lifelinesLeft, result.calls);
         const outcome = onLastStep(classifyResult(result), step === maxSteps && lifelinesLeft > 0);
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
-        const error = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome.error : null;
+        const failed = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome : null;
+        const error = failed ? failed.error : null;
         steps.push({
           step,
           lifeline: lifelinesLeft,
           strategy,
           servers: perception.selected_servers,
-          code: decision.code.length <= MAX_STEP_CODE_CHARS ? decision.code : `${decision.code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`,
+          code: clipCode(result.code ?? ''),
+          reply: clipCode(decision.code),
           outcome: outcome.kind,
           error,
+          diagnosis: failed ? failed.diagnosis : null,
           tool_calls: result.calls.map((c) => ({ name: c.tool, ...(c.server ? { server: c.server } : {}), args: c.args, ok: c.ok, ms: Math.round(c.ms) })),
         });
         const detail = outcome.kind === 'final_answer' ? outcome.answer : outcome.kind === 'further_processing' ? outcome.result : error!;
-        emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail });
+        const said = outcome.kind === 'sandbox_error' && outcome.refusedBeforeRunning ? modelWords(decision.code) : undefined;
+        emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail, ...(failed ? { diagnosis: failed.diagnosis } : {}), ...(said ? { said } : {}) });
 
         if (outcome.kind === 'final_answer') {
           await log.answer(step, outcome.answer);
