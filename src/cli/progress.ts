@@ -46,7 +46,7 @@ export function describeEvent(event: AgentEvent): string | null {
         ? `step ${event.step}: answered`
         : event.outcome === 'further_processing'
           ? `step ${event.step}: result passed to the next step`
-          : `step ${event.step}: ${event.detail.split('\n')[0]}`;
+          : `step ${event.step}: ${event.diagnosis ?? 'the plan did not work'}${event.said ? `\n  the model said: ${event.said.replace(/\s+/g, ' ')}` : ''}`;
     case 'llm_start':
       return `${stageLabel(event)} (${event.model})`;
     case 'llm_retry':

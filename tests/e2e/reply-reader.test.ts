@@ -46,4 +46,18 @@ describe('cortex ask --json with replies in the shapes other agents meet', () =>
     expect(json.steps[1].code).not.toContain('main');
     expect(json.steps[1].tool_calls.map((c: { name: string }) => c.name)).toEqual(['add']);
   });
+
+  it('shows a person what the model said and why it was refused, never the instruction meant for the model', async () => {
+    const prose = 'I would need a calculator for that.';
+    const llm = await ollamaWithReplies([prose, prose, prose]);
+    const run = await runCli(['--profile', tempProject().profile, 'ask', 'Add 2 and 3'], { env: ollamaEnv(llm.url) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the model said: I would need a calculator for that.');
+    expect(run.stderr).toContain('The model answered in words, without code to run or a final answer.');
+    // The feedback written for the model (what to reply with) is in its prompt, not on the user's screen.
+    const decisions = llm.requests.filter((r) => r.path === '/api/chat' && !isPerception(r));
+    expect(JSON.stringify(decisions.at(-1)!.body)).toContain('FINAL_ANSWER: <answer>');
+    expect(run.stderr).not.toContain('FINAL_ANSWER: <answer>');
+    expect(run.stderr).not.toContain('```javascript');
+  });
 });

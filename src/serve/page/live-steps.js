@@ -158,7 +158,12 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
           box.classList.add(good ? 'ok' : 'bad');
           const label = OUTCOME_LABELS[data.outcome] ?? data.outcome;
           if (data.outcome === 'final_answer') box.append(el('div', 'detail', label));
-          else box.append(foldedText(label, data.detail, good ? 'detail' : 'detail error'));
+          else if (good) box.append(foldedText(label, data.detail, 'detail'));
+          else {
+            // A person reads what went wrong in plain words and what the model said; the feedback is the model's.
+            box.append(el('div', 'detail error', `${label}: ${data.diagnosis ?? 'the plan did not work'}`));
+            if (data.said) box.append(foldedText('What the model said', data.said, 'detail'));
+          }
           attempt = null;
           break;
         }
