@@ -133,6 +133,33 @@ describe('Ollama streaming', () => {
   });
 });
 
+describe('stopping a streamed reply', () => {
+  it("stops mid-reply when the caller's signal aborts", async () => {
+    const held = heldStream([ollamaChunk('first'), ollamaChunk('second'), ollamaDone()]);
+    const server = await fakeOllama({ replies: (r) => (r.path === '/api/chat' ? { frames: held.frames } : undefined) });
+    const controller = new AbortController();
+    const pending = createOllamaClient(ollama(server.url), {}).generate({
+      prompt: 'hi',
+      signal: controller.signal,
+      onProgress: (p) => p.kind === 'text' && controller.abort(),
+    }).catch((e: unknown) => e);
+    held.release();
+    const error = await pending;
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect((error as Error).message).toMatch(/aborted by the caller/);
+    expect(held.sent()).toBe(1);
+  });
+
+  it('fails at once when nothing listens at the Gemini base URL', async () => {
+    const closed = await startFakeGeminiServer();
+    await closed.close();
+    const tuning = instantRetries();
+    const error = await createGeminiClient(gemini(closed.url), KEY, tuning).generate({ prompt: 'hi' }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`nothing answers at ${closed.url} (connection refused)`);
+    expect(tuning.waits).toEqual([]);
+  });
+});
+
 describe('Ollama num_ctx', () => {
   const chatBody = (server: { requests: Array<{ path: string; body: any }> }, i = 0) => server.requests.filter((r) => r.path === '/api/chat')[i]!.body;
 
