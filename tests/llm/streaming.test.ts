@@ -6,7 +6,7 @@ import { createOllamaClient } from '../../src/llm/ollama-client.js';
 import { MAX_REPLY_CHARS } from '../../src/llm/read-stream.js';
 import type { LlmProgress } from '../../src/llm/types.js';
 import { geminiError, geminiSseEvent, geminiTextReply, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
-import { ollamaChatReply, ollamaChunk, ollamaDone, ollamaError, startFakeOllamaServer, type FakeReply } from '../helpers/fake-ollama-server.js';
+import { heldStream, ollamaChatReply, ollamaChunk, ollamaDone, ollamaError, startFakeOllamaServer, type FakeReply } from '../helpers/fake-ollama-server.js';
 import { fakeServers, instantRetries } from './llm-test-kit.js';
 
 const fakeOllama = fakeServers(startFakeOllamaServer);
@@ -14,27 +14,6 @@ const fakeGemini = fakeServers(startFakeGeminiServer);
 const ollama = (base_url: string, extra: Partial<ModelConfig> = {}): ModelConfig => ({ type: 'ollama', model: 'm', base_url, timeout_ms: 30_000, max_retries: 3, ...extra });
 const gemini = (base_url: string, extra: Partial<ModelConfig> = {}): ModelConfig => ({ type: 'gemini', model: 'gemini-flash-latest', base_url, timeout_ms: 30_000, max_retries: 3, ...extra });
 const KEY = { GEMINI_API_KEY: 'k' };
-
-/** A stream the test releases frame by frame: `next()` lets one more frame out; `frames` is the reply's iterable. */
-function heldStream(all: string[]): { frames: AsyncIterable<string>; release: () => void; sent: () => number } {
-  let released = 0;
-  let sent = 0;
-  let wake: (() => void) | undefined;
-  return {
-    sent: () => sent,
-    release: () => {
-      released++;
-      wake?.();
-    },
-    frames: (async function* () {
-      for (const frame of all) {
-        while (released <= sent) await new Promise<void>((resolve) => (wake = resolve));
-        sent++;
-        yield frame;
-      }
-    })(),
-  };
-}
 
 /** Frames without end: the model that never stops. */
 function* endless(frame: string): Generator<string> {
