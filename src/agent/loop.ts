@@ -111,7 +111,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   try {
     throwIfAborted(signal);
     emit({ type: 'perceiving', step: 1, maxSteps });
-    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId }), promptsDir, signal }), signal);
+    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
     usage.prompt_tokens += perception.llm.promptTokens;
     usage.completion_tokens += perception.llm.completionTokens;
     timings.llm_ms += perception.llm.latencyMs;
@@ -161,6 +161,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
               maxToolCalls: sandboxLimits?.maxToolCalls,
               promptsDir,
               signal,
+              events: { stage: 'decision', step, emit },
             }),
             signal,
           );

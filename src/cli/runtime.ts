@@ -59,7 +59,7 @@ export interface AskOptions {
 export class Runtime {
   private constructor(
     private readonly config: LoadedConfig,
-    readonly llm: LlmClient,
+    public llm: LlmClient,
     private readonly multi: MultiMcp,
     /** The servers behind the approval gate, for the sandbox. */
     private readonly caller: ToolCaller,
@@ -106,14 +106,20 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
-    const { key, client } = await resolveTextModel({
+    const { key, client, note } = await resolveTextModel({
       setting: options.model ?? config.profile.llm.text_generation,
       models: config.models.models,
       modelsFile: config.modelsFile,
       env: process.env,
     });
     out.info(`model: ${key} (${client.provider} ${client.model})`);
+    if (note) out.info(`note: ${note}`);
     return options.record ? recordingLlm(client, options.record) : client;
+  }
+
+  /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
+  async useModel(setting: string, out: Output): Promise<void> {
+    this.llm = await Runtime.pickLlm(this.config, { model: setting }, out);
   }
 
   /** Starts a fresh session (the REPL's `new`). */

@@ -80,14 +80,21 @@ describe('runAgent', () => {
     expect(sandbox.runs[0]!.limits).toEqual({ maxToolCalls: 4 });
     expect(events.map((e) => (e.type === 'tool_call' ? `tool_call:${e.phase}` : e.type))).toEqual([
       'perceiving',
+      'llm_start',
+      'llm_end',
       'perceived',
       'planning',
+      'llm_start',
+      'llm_end',
       'running',
       'tool_call:start',
       'tool_call:end',
       'outcome',
     ]);
-    expect(events[2]).toMatchObject({ type: 'planning', step: 1, maxSteps: 3, lifelinesLeft: 2 });
+    expect(events[4]).toMatchObject({ type: 'planning', step: 1, maxSteps: 3, lifelinesLeft: 2 });
+    // Each request is framed for the displays: which stage, which model, and its figures once answered.
+    expect(events[1]).toMatchObject({ type: 'llm_start', stage: 'perception', step: 1 });
+    expect(events[6]).toMatchObject({ type: 'llm_end', stage: 'decision', step: 1, completionTokens: 4 });
   });
 
   it.each([
