@@ -17,6 +17,8 @@ export async function modelsCommand(config: LoadedConfig, options: { model?: str
   }
   for (const listing of report.providers) printListing(listing, report.default, report.auto, out);
   out.line(`Default (${setting === 'auto' ? 'llm.text_generation: auto' : `"${setting}"`}): ${describe(report.default)}`);
+  const missing = notServed(report.default, report.providers);
+  if (missing) out.line(`  ${out.red('not served')}: ${missing}`);
   if (setting !== 'auto') out.line(`auto would pick: ${describe(report.auto)}`);
   return EXIT.ok;
 }
@@ -36,6 +38,15 @@ function printListing(listing: ProviderListing, chosen: ModelChoice, auto: Model
     out.line(`  ${marks.length ? '*' : ' '} ${model.name}${window}${marks.length ? `  (${marks.join(', ')})` : ''}`);
   }
   if (text.length > MAX_MODELS_SHOWN) out.line(`    … and ${text.length - MAX_MODELS_SHOWN} more (see --json)`);
+}
+
+/** Plain words when the chosen model's provider was listed and does not serve it; else undefined. */
+function notServed(choice: ModelChoice, listings: ProviderListing[]): string | undefined {
+  if ('error' in choice) return undefined;
+  const listing = listings.find((l) => l.provider === choice.provider && l.status === 'listed');
+  if (!listing || listing.models.some((m) => isChoice(choice, listing.provider, m.name))) return undefined;
+  const fix = choice.provider === 'ollama' ? `run \`ollama pull ${choice.model}\`, or pick one above with --model` : 'pick one above in models.yaml or with --model';
+  return `${choice.provider} does not serve ${choice.model}: ${fix}.`;
 }
 
 function describe(choice: ModelChoice): string {

@@ -291,6 +291,10 @@ async function describeGeminiFailure(
     };
   }
   const code = networkErrorCode(err);
+  if (code === 'ECONNREFUSED') {
+    // Nothing listens there (a local proxy or fake that is down): waiting will not start it.
+    return { retryable: false, reason: 'connection refused', message: `nothing answers at ${endpoint} (connection refused): check GEMINI_BASE_URL / base_url in models.yaml` };
+  }
   if (code) {
     return {
       retryable: true,

@@ -54,6 +54,8 @@ export function createOllamaClient(
   const contextLengths = new Map<string, Promise<number | undefined>>();
   /** The largest num_ctx sent so far: the window only grows, so Ollama does not reload the model to shrink it. */
   let numCtxFloor = 0;
+  /** Models whose unknown context length the user was told about (once per model). */
+  const toldUnknown = new Set<string>();
 
   // Each attempt gets its own instance whose fetch carries the attempt's signal (the package passes none on
   // non-streamed requests) and caps the answer's size.
@@ -118,8 +120,9 @@ export function createOllamaClient(
         ...(request.images?.length ? { images: request.images.map((image) => Buffer.from(image.data).toString('base64')) } : {}),
       });
       const known = await contextLength(config.model, request.signal);
-      if (known === undefined) {
-        onProgress?.({ kind: 'notice', message: `${config.model} does not report its context length; assuming ${FALLBACK_CONTEXT_TOKENS} tokens.` });
+      if (known === undefined && onProgress && !toldUnknown.has(config.model)) {
+        toldUnknown.add(config.model);
+        onProgress({ kind: 'notice', message: `${config.model} does not report its context length; assuming ${FALLBACK_CONTEXT_TOKENS} tokens.` });
       }
       const sizing = sizeNumCtx({
         prompt: `${request.system ?? ''}\n${request.prompt}`,

@@ -119,6 +119,16 @@ describe('cortex models (end to end)', () => {
     expect(run.stdout).toMatch(/Default \(llm.text_generation: auto\): none: No LLM is available/);
   });
 
+  it('says when the default model is not among those the provider serves', async () => {
+    const gemini = await keep(startFakeGeminiServer({ currentOnly: true, apiKey: 'test-key' }));
+    const { profile } = tempProject();
+    const env = { ...ollamaEnv('http://127.0.0.1:9'), GEMINI_API_KEY: 'test-key', GEMINI_BASE_URL: gemini.url };
+    const run = await runCli(['--profile', profile, '--models', SHIPPED_MODELS, '--model', 'gemini:gemini-2.0-flash', 'models'], { env });
+    expect(run.stdout).toContain('Default ("gemini:gemini-2.0-flash"): gemini gemini-2.0-flash');
+    expect(run.stdout).toContain('not served: gemini does not serve gemini-2.0-flash');
+    expect(run.stdout).toContain('auto would pick: gemini gemini-flash-latest');
+  });
+
   it("says auto uses a pulled model when the default one is not pulled", async () => {
     const ollama = await keep(startFakeOllamaServer({ models: ['llama3.1:8b'] }));
     const { profile } = tempProject();

@@ -281,6 +281,30 @@ function ollamaFrames(body: any): FakeReply | undefined {
   };
 }
 
+/**
+ * A stream the test lets out frame by frame, for slow replies without timers: each `release()` lets one more
+ * frame go; `sent()` counts the frames written. Use `{ frames }` as a reply (with ollamaChunk / geminiSseEvent frames).
+ */
+export function heldStream(all: string[]): { frames: AsyncIterable<string>; release: () => void; sent: () => number } {
+  let released = 0;
+  let sent = 0;
+  let wake: (() => void) | undefined;
+  return {
+    sent: () => sent,
+    release: () => {
+      released++;
+      wake?.();
+    },
+    frames: (async function* () {
+      for (const frame of all) {
+        while (released <= sent) await new Promise<void>((resolve) => (wake = resolve));
+        sent++;
+        yield frame;
+      }
+    })(),
+  };
+}
+
 /** One NDJSON line of a streamed /api/chat answer holding `content` (not the last one). */
 export function ollamaChunk(content: string, model = 'fake-model'): string {
   return `${JSON.stringify({ model, created_at: new Date(0).toISOString(), message: { role: 'assistant', content }, done: false })}\n`;

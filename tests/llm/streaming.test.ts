@@ -6,7 +6,7 @@ import { createOllamaClient } from '../../src/llm/ollama-client.js';
 import { MAX_REPLY_CHARS } from '../../src/llm/read-stream.js';
 import type { LlmProgress } from '../../src/llm/types.js';
 import { geminiError, geminiSseEvent, geminiTextReply, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
-import { ollamaChatReply, ollamaChunk, ollamaDone, ollamaError, startFakeOllamaServer, type FakeReply } from '../helpers/fake-ollama-server.js';
+import { heldStream, ollamaChatReply, ollamaChunk, ollamaDone, ollamaError, startFakeOllamaServer, type FakeReply } from '../helpers/fake-ollama-server.js';
 import { fakeServers, instantRetries } from './llm-test-kit.js';
 
 const fakeOllama = fakeServers(startFakeOllamaServer);
@@ -14,27 +14,6 @@ const fakeGemini = fakeServers(startFakeGeminiServer);
 const ollama = (base_url: string, extra: Partial<ModelConfig> = {}): ModelConfig => ({ type: 'ollama', model: 'm', base_url, timeout_ms: 30_000, max_retries: 3, ...extra });
 const gemini = (base_url: string, extra: Partial<ModelConfig> = {}): ModelConfig => ({ type: 'gemini', model: 'gemini-flash-latest', base_url, timeout_ms: 30_000, max_retries: 3, ...extra });
 const KEY = { GEMINI_API_KEY: 'k' };
-
-/** A stream the test releases frame by frame: `next()` lets one more frame out; `frames` is the reply's iterable. */
-function heldStream(all: string[]): { frames: AsyncIterable<string>; release: () => void; sent: () => number } {
-  let released = 0;
-  let sent = 0;
-  let wake: (() => void) | undefined;
-  return {
-    sent: () => sent,
-    release: () => {
-      released++;
-      wake?.();
-    },
-    frames: (async function* () {
-      for (const frame of all) {
-        while (released <= sent) await new Promise<void>((resolve) => (wake = resolve));
-        sent++;
-        yield frame;
-      }
-    })(),
-  };
-}
 
 /** Frames without end: the model that never stops. */
 function* endless(frame: string): Generator<string> {
@@ -130,6 +109,33 @@ describe('Ollama streaming', () => {
     const error = await client.generate({ prompt: 'hi' }).catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/stopped sending/);
     expect(server.requests.filter((r) => r.path === '/api/chat')).toHaveLength(1);
+  });
+});
+
+describe('stopping a streamed reply', () => {
+  it("stops mid-reply when the caller's signal aborts", async () => {
+    const held = heldStream([ollamaChunk('first'), ollamaChunk('second'), ollamaDone()]);
+    const server = await fakeOllama({ replies: (r) => (r.path === '/api/chat' ? { frames: held.frames } : undefined) });
+    const controller = new AbortController();
+    const pending = createOllamaClient(ollama(server.url), {}).generate({
+      prompt: 'hi',
+      signal: controller.signal,
+      onProgress: (p) => p.kind === 'text' && controller.abort(),
+    }).catch((e: unknown) => e);
+    held.release();
+    const error = await pending;
+    expect(error).toBeInstanceOf(LlmRequestError);
+    expect((error as Error).message).toMatch(/aborted by the caller/);
+    expect(held.sent()).toBe(1);
+  });
+
+  it('fails at once when nothing listens at the Gemini base URL', async () => {
+    const closed = await startFakeGeminiServer();
+    await closed.close();
+    const tuning = instantRetries();
+    const error = await createGeminiClient(gemini(closed.url), KEY, tuning).generate({ prompt: 'hi' }).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(`nothing answers at ${closed.url} (connection refused)`);
+    expect(tuning.waits).toEqual([]);
   });
 });
 
