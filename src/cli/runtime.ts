@@ -20,7 +20,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 
 export interface RuntimeOptions {
-  /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
+  /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
   model?: string;
   /** `--session`: continue this session instead of starting a new one. */
   session?: string;

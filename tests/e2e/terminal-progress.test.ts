@@ -1,8 +1,7 @@
 // What a person sees at a terminal while a slow local model writes its plan: a line that keeps moving (spinner,
 // model, seconds, tokens), the plan's text as it arrives with -v, and the answer in full.
 import { afterEach, describe, expect, it } from 'vitest';
-import { heldStream } from '../helpers/held-stream.js';
-import { ollamaChatReply, ollamaChunk, ollamaDone, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { heldStream, ollamaChatReply, ollamaChunk, ollamaDone, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { cortexInPty, type PtySession } from '../helpers/pty.js';
 import { PERCEPTION_JSON, isPerception, ollamaEnv, tempProject } from './ask-harness.js';
 
