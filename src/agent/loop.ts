@@ -5,6 +5,7 @@ import type { ToolInfo } from '../mcp/types.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
+import { FlowGuard } from '../policy/flow-guard.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
@@ -90,6 +91,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const { query, llm, servers, tools, caller, sandbox, sandboxLimits, strategy, maxSteps, maxLifelinesPerStep } = options;
   const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
   checkBounds(maxSteps, maxLifelinesPerStep);
+  // One guard per question: what any step read stays on the record for every later call.
+  const guarded = options.flowPolicy ? new FlowGuard(caller, options.flowPolicy, query) : caller;
   const started = performance.now();
   const log = new RunLog(memory, trace, randomUUID());
   const steps: AgentStepRecord[] = [];
@@ -185,7 +188,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
             code: decision.code,
             // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
             tools: catalogue.tools,
-            caller,
+            caller: guarded,
             limits: sandboxLimits,
             onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
           }),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runAgent } from '../../../src/agent/loop.js';
 import { createApprovalGate, withApproval } from '../../../src/mcp/approval-gate.js';
 import { ownServerIds } from '../../../src/mcp/approval-policy.js';
+import { flowPolicyOf } from '../../../src/policy/flow-settings.js';
 import { SessionMemory } from '../../../src/memory/session-memory.js';
 import { Trace } from '../../../src/memory/trace.js';
 import type { Sandbox } from '../../../src/sandbox/types.js';
@@ -43,6 +44,8 @@ async function ask(world: World, sandbox: Sandbox, setting: Setting, question: s
     maxSteps: 3,
     maxLifelinesPerStep: 1,
     memoryFallbackEnabled: false,
+    // As Runtime wires it, with the default profile's (empty) policy section.
+    flowPolicy: flowPolicyOf({ policy: { destinations: [], tools: {} } }, world.specs),
     memory,
     trace: new Trace(memory.tracePath),
   });
