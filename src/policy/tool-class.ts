@@ -44,15 +44,16 @@ export function matchesEntry(tool: Pick<ToolInfo, 'server' | 'remoteName'>, entr
 /**
  * Classes a tool. The profile's override wins; otherwise the MCP annotations with the spec's defaults (readOnlyHint
  * false, openWorldHint true): open-world tools are egress, other non-read-only tools write, the rest read. Results of
- * our own servers are labelled from a table; anyone else's are untrusted and private unless the profile says otherwise,
- * since nothing the server says about itself can be checked.
+ * our own servers are labelled from a table; anyone else's are private, and untrusted unless the tool declares
+ * `openWorldHint: false` (a tool that says nothing counts as open-world, as the spec says).
  */
 export function classifyTool(tool: ToolInfo, { ownServers, overrides }: { ownServers: ReadonlyMap<string, OwnServerKind>; overrides: Readonly<Record<string, ToolClassOverride>> }): ToolClass {
   const hints = tool.annotations ?? {};
   const writes = hints.readOnlyHint !== true;
   const openWorld = hints.openWorldHint !== false;
   const own = ownServers.get(tool.server);
-  const returns = own ? (OWN_RESULTS[own][tool.remoteName] ?? NOTHING) : DOCUMENTS;
+  // Anyone else's results are the user's (private); untrusted too unless the tool says it stays in a closed world.
+  const returns = own ? (OWN_RESULTS[own][tool.remoteName] ?? NOTHING) : { untrusted: openWorld, private: true };
   const found: ToolClass = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, returns: { ...returns } };
   const override = Object.entries(overrides).find(([entry]) => matchesEntry(tool, entry))?.[1];
   if (!override) return found;
