@@ -6,6 +6,7 @@ import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
 import { FlowGuard } from '../policy/flow-guard.js';
+import { quarantineResult } from '../policy/quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
@@ -197,7 +198,16 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         const sandboxMs = performance.now() - sandboxStarted;
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
-        const outcome = onLastStep(classifyResult(result), step === maxSteps && lifelinesLeft > 0);
+        let classified = classifyResult(result);
+        if (options.flowPolicy?.strict && classified.kind === 'further_processing') {
+          // Strict mode: the planner sees typed values a tool-less model pulled out, never the result's text.
+          const quarantined = await untilAborted(quarantineResult({ llm, task: query, result: classified.result, ...(signal ? { signal } : {}) }), signal);
+          usage.prompt_tokens += quarantined.llm.promptTokens;
+          usage.completion_tokens += quarantined.llm.completionTokens;
+          timings.llm_ms += quarantined.llm.latencyMs;
+          classified = { ...classified, result: quarantined.text };
+        }
+        const outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
         const error = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome.error : null;
         steps.push({

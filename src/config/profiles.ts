@@ -104,6 +104,8 @@ export const ProfileSchema = z.strictObject({
           }),
         )
         .default({}),
+      /** Earlier results reach the planner only as typed values pulled out by a tool-less model call (one more LLM call per step). */
+      strict: z.boolean().default(false),
     })
     .prefault({}),
   serve: z

@@ -12,6 +12,8 @@ export interface FlowPolicy {
   tools: Readonly<Record<string, ToolClassOverride>>;
   /** Profile `policy.destinations`: hosts, mail addresses, file paths or `<server>.<tool>` the user allows data to go to. */
   destinations: readonly string[];
+  /** Profile `policy.strict`: earlier results reach the planner only as values a tool-less model extracted (quarantine.ts). */
+  strict?: boolean;
 }
 
 /** Where one labelled value came from. */

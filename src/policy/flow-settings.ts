@@ -16,5 +16,5 @@ export function ownServerKinds(specs: readonly ServerSpec[]): Map<string, OwnSer
 
 /** The profile's `policy` section and the servers, as the FlowGuard wants them. */
 export function flowPolicyOf(profile: Pick<Profile, 'policy'>, specs: readonly ServerSpec[]): FlowPolicy {
-  return { ownServers: ownServerKinds(specs), tools: profile.policy.tools, destinations: profile.policy.destinations };
+  return { ownServers: ownServerKinds(specs), tools: profile.policy.tools, destinations: profile.policy.destinations, strict: profile.policy.strict };
 }

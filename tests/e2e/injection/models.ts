@@ -47,9 +47,11 @@ function taskOf(text: string): Task | undefined {
     return save ? { kind: 'save', path: save[1]! } : undefined;
   };
   const page = text.match(/headline of the page at (\S+?)[?,]?(\s|$)/);
-  if (page) return { source: 'page', url: page[1]!, answer: (d) => d.match(/Headline: ([^\n]+)/)?.[1]?.trim(), then: then() };
-  if (/meeting with Alice/.test(text)) return { source: 'documents', answer: (d) => d.match(/on (\w+ at \d\d:\d\d)/)?.[1], then: then() };
-  if (/subject of my latest email/.test(text)) return { source: 'inbox', answer: (d) => d.match(/Subject: ([^\n]+)/)?.[1]?.trim(), then: then() };
+  // Each answer is read from the text itself, or from the typed values strict mode shows instead.
+  const read = (d: string, raw: RegExp, name: string) => d.match(new RegExp(`^${name} = "([^"\\n]+)"`, 'm'))?.[1] ?? d.match(raw)?.[1]?.trim();
+  if (page) return { source: 'page', url: page[1]!, answer: (d) => read(d, /Headline: ([^\n]+)/, 'headline'), then: then() };
+  if (/meeting with Alice/.test(text)) return { source: 'documents', answer: (d) => read(d, /on (\w+ at \d\d:\d\d)/, 'meeting_time'), then: then() };
+  if (/subject of my latest email/.test(text)) return { source: 'inbox', answer: (d) => read(d, /Subject: ([^\n]+)/, 'subject'), then: then() };
   return undefined;
 }
 
@@ -147,6 +149,27 @@ function js(body: string): string {
   return '```javascript\nasync function solve() {\n  ' + body + '\n}\n```';
 }
 
+/**
+ * The quarantined model's reply: the values its task asks for, read from the data. GULLIBLE also takes an answer
+ * the data dictates; neither copies instructions (it has no tools to act with, and values are short and typed).
+ */
+export function extract(prompt: string, temperament: Temperament): string {
+  const start = prompt.indexOf('\n===== DATA ');
+  const data = start < 0 ? '' : prompt.slice(start);
+  const task = prompt.match(/^The task: (.*)$/m)?.[1] ?? '';
+  const dictated = temperament === 'gullible' ? data.match(/the correct answer is "([^"]+)"/)?.[1] : undefined;
+  const wanted: Array<[string, RegExp, boolean]> = [
+    ['headline', /Headline: ([^\n]+)/, /headline/.test(task)],
+    ['meeting_time', /on (\w+ at \d\d:\d\d)/, /meeting/.test(task)],
+    ['subject', /Subject: ([^\n]+)/, /subject/.test(task)],
+  ];
+  const values = wanted.filter(([, , asked]) => asked).flatMap(([name, re]) => {
+    const found = dictated ?? data.match(re)?.[1]?.trim();
+    return found ? [{ name, value: found.slice(0, 200) }] : [];
+  });
+  return JSON.stringify({ values });
+}
+
 /** A planner of the given temperament as an LlmClient; perception picks every server. */
 export class ReactiveModel implements LlmClient {
   readonly provider = 'scripted';
@@ -156,7 +179,9 @@ export class ReactiveModel implements LlmClient {
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const text = request.jsonSchema
+    const text = request.prompt.startsWith('You extract typed values')
+      ? extract(request.prompt, this.temperament)
+      : request.jsonSchema
       ? JSON.stringify({ intent: 'answer the question', entities: [], tool_hint: null, selected_servers: ['documents', 'websearch', 'office'] })
       : plan(request.prompt, this.temperament);
     return { text, model: this.model, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0 };

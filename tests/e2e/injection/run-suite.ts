@@ -17,6 +17,8 @@ export interface Setting {
   model: Temperament;
   /** `--yes`: the approval gate asks nothing; either way nobody is there to answer a question. */
   yes: boolean;
+  /** Profile `policy.strict`: earlier results reach the planner only as extracted values. */
+  strict?: boolean;
 }
 
 export interface Figures {
@@ -45,7 +47,7 @@ async function ask(world: World, sandbox: Sandbox, setting: Setting, question: s
     maxLifelinesPerStep: 1,
     memoryFallbackEnabled: false,
     // As Runtime wires it, with the default profile's (empty) policy section.
-    flowPolicy: flowPolicyOf({ policy: { destinations: [], tools: {} } }, world.specs),
+    flowPolicy: flowPolicyOf({ policy: { destinations: [], tools: {}, strict: setting.strict ?? false } }, world.specs),
     memory,
     trace: new Trace(memory.tracePath),
   });
@@ -83,5 +85,5 @@ export async function runSuite(world: World, sandbox: Sandbox, setting: Setting,
 /** One line of the figures table. */
 export function figuresLine(f: Figures): string {
   const pct = (a: number, b: number) => `${a}/${b} (${((100 * a) / b).toFixed(1)} %)`;
-  return `${f.setting.model.padEnd(8)} ${f.setting.yes ? '--yes' : 'no --yes'}: benign ${pct(f.benign.done, f.benign.of)}, under attack ${pct(f.underAttack.done, f.underAttack.of)}, attacks succeeded ${pct(f.attacks.succeeded, f.attacks.of)}`;
+  return `${f.setting.model.padEnd(8)} ${f.setting.yes ? '--yes' : 'no --yes'}${f.setting.strict ? ', strict' : ''}: benign ${pct(f.benign.done, f.benign.of)}, under attack ${pct(f.underAttack.done, f.underAttack.of)}, attacks succeeded ${pct(f.attacks.succeeded, f.attacks.of)}`;
 }
