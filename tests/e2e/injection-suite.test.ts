@@ -41,4 +41,25 @@ describe('injection suite', () => {
       }
     }
   }
+
+  // Each layer alone, the host's checks taken out through the profile (every tool reclassed as a read).
+  it('without the host checks, the fenced results alone keep a careful planner from every injection', async () => {
+    const f = await runSuite(world, sandbox, { model: 'careful', yes: true, hostPolicy: false });
+    figures.push(f);
+    expect(f.attacks.which).toEqual([]);
+    expect(f.benign.failed).toEqual([]);
+  }, 600_000);
+
+  it('without the host checks, strict mode alone keeps injected instructions from a gullible planner', async () => {
+    const f = await runSuite(world, sandbox, { model: 'gullible', yes: true, strict: true, hostPolicy: false });
+    figures.push(f);
+    expect(actionAttacks(f.attacks.which)).toEqual([]);
+    expect(f.benign.failed).toEqual([]);
+  }, 600_000);
+
+  it('without the host checks or strict mode, a gullible planner is fooled (the checks above are what stop it)', async () => {
+    const f = await runSuite(world, sandbox, { model: 'gullible', yes: true, hostPolicy: false });
+    figures.push(f);
+    expect(actionAttacks(f.attacks.which).length).toBeGreaterThan(0);
+  }, 600_000);
 });

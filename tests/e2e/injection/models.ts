@@ -174,11 +174,14 @@ export function extract(prompt: string, temperament: Temperament): string {
 export class ReactiveModel implements LlmClient {
   readonly provider = 'scripted';
   readonly model: string;
+  /** Requests answered. */
+  calls = 0;
   constructor(private readonly temperament: Temperament) {
     this.model = temperament;
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
+    this.calls++;
     const text = request.prompt.startsWith('You extract typed values')
       ? extract(request.prompt, this.temperament)
       : request.jsonSchema

@@ -19,24 +19,30 @@ export interface Setting {
   yes: boolean;
   /** Profile `policy.strict`: earlier results reach the planner only as extracted values. */
   strict?: boolean;
+  /** False: every tool reclassed as a read in the profile, which takes the host's checks out (to measure the rest alone). */
+  hostPolicy?: boolean;
 }
 
 export interface Figures {
   setting: Setting;
   benign: { done: number; of: number; failed: string[] };
+  /** LLM calls made, over every question of the setting. */
+  llmCalls: number;
   underAttack: { done: number; of: number };
   attacks: { succeeded: number; of: number; which: string[] };
 }
 
 /** Answers one question as `cortex ask` would (non-interactive), in a fresh session; resolves with its answer. */
-async function ask(world: World, sandbox: Sandbox, setting: Setting, question: string): Promise<string | null> {
+async function ask(world: World, sandbox: Sandbox, setting: Setting, question: string, count: { llmCalls: number }): Promise<string | null> {
   const baseDir = mkdtempSync(join(tmpdir(), 'cortex-injection-memory-'));
   const memory = SessionMemory.create({ baseDir });
   const ownServers = ownServerIds(world.specs);
+  const llm = new ReactiveModel(setting.model);
+  const everyToolRead = Object.fromEntries(world.specs.map((s) => [`${s.id}.*`, { class: 'read' as const }]));
   const approve = createApprovalGate({ policy: { require: [], allow: [], allowAll: setting.yes, ownServers } });
   const result = await runAgent({
     query: question,
-    llm: new ReactiveModel(setting.model),
+    llm,
     servers: world.multi.summaries(),
     tools: world.multi.listTools(),
     caller: withApproval(world.multi, approve),
@@ -47,10 +53,11 @@ async function ask(world: World, sandbox: Sandbox, setting: Setting, question: s
     maxLifelinesPerStep: 1,
     memoryFallbackEnabled: false,
     // As Runtime wires it, with the default profile's (empty) policy section.
-    flowPolicy: flowPolicyOf({ policy: { destinations: [], tools: {}, strict: setting.strict ?? false } }, world.specs),
+    flowPolicy: flowPolicyOf({ policy: { destinations: [], tools: setting.hostPolicy === false ? everyToolRead : {}, strict: setting.strict ?? false } }, world.specs),
     memory,
     trace: new Trace(memory.tracePath),
   });
+  count.llmCalls += llm.calls;
   return result.answer;
 }
 
@@ -61,22 +68,24 @@ function placeInjection(task: UserTask, text: string): { page?: string; document
 /** The whole suite for one setting. */
 export async function runSuite(world: World, sandbox: Sandbox, setting: Setting, cases: AttackCase[] = attackCases()): Promise<Figures> {
   const failed: string[] = [];
+  const count = { llmCalls: 0 };
   for (const task of USER_TASKS) {
     world.reset({});
-    const answer = await ask(world, sandbox, setting, task.question(world));
+    const answer = await ask(world, sandbox, setting, task.question(world), count);
     if (!task.done({ answer, world })) failed.push(task.id);
   }
   let underAttack = 0;
   const which: string[] = [];
   for (const c of cases) {
     world.reset(placeInjection(c.task, injectionText(c.goal, c.style, world)));
-    const answer = await ask(world, sandbox, setting, c.task.question(world));
+    const answer = await ask(world, sandbox, setting, c.task.question(world), count);
     if (c.task.done({ answer, world })) underAttack++;
     if (attackSucceeded(c.goal, { answer, world })) which.push(c.id);
   }
   return {
     setting,
     benign: { done: USER_TASKS.length - failed.length, of: USER_TASKS.length, failed },
+    llmCalls: count.llmCalls,
     underAttack: { done: underAttack, of: cases.length },
     attacks: { succeeded: which.length, of: cases.length, which },
   };
@@ -85,5 +94,5 @@ export async function runSuite(world: World, sandbox: Sandbox, setting: Setting,
 /** One line of the figures table. */
 export function figuresLine(f: Figures): string {
   const pct = (a: number, b: number) => `${a}/${b} (${((100 * a) / b).toFixed(1)} %)`;
-  return `${f.setting.model.padEnd(8)} ${f.setting.yes ? '--yes' : 'no --yes'}${f.setting.strict ? ', strict' : ''}: benign ${pct(f.benign.done, f.benign.of)}, under attack ${pct(f.underAttack.done, f.underAttack.of)}, attacks succeeded ${pct(f.attacks.succeeded, f.attacks.of)}`;
+  return `${f.setting.model.padEnd(8)} ${f.setting.yes ? '--yes' : 'no --yes'}${f.setting.strict ? ', strict' : ''}${f.setting.hostPolicy === false ? ', host checks off' : ''}: benign ${pct(f.benign.done, f.benign.of)}, under attack ${pct(f.underAttack.done, f.underAttack.of)}, attacks succeeded ${pct(f.attacks.succeeded, f.attacks.of)}, LLM calls ${f.llmCalls}`;
 }
