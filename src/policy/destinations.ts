@@ -11,7 +11,7 @@ const MAIL_PATTERN = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 /** Bare host names in a question ("post it to example.org"). */
 const HOST_PATTERN = /\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?::\d+)?\b/gi;
 /** Argument names that hold a file path. */
-const PATH_KEYS = /^(path|file|file_?path|filename|file_?name|target|destination|dest|output|output_?path)$/i;
+const PATH_KEYS = /^(path|file|filepath|filename|file_?name|target|destination|dest|output|out)$|_(path|file|dir|folder)$/i;
 
 /** One place a call reaches: `host` (with port when given), `mail` address, or a file `path`. */
 export type Destination = { kind: 'host' | 'mail' | 'path'; value: string };

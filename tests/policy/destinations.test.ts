@@ -13,6 +13,13 @@ describe('destinationsOf', () => {
     expect(destinationsOf(args, { paths: false }).map((d) => d.kind)).toEqual(['host', 'mail']);
   });
 
+  it('takes any argument named like a path (image_path, output_file) as a place a write reaches', () => {
+    expect(destinationsOf({ image_path: '/home/me/photo.jpg', output_file: 'x.txt', text: 'not/a/path' }, { paths: true })).toEqual([
+      { kind: 'path', value: '/home/me/photo.jpg' },
+      { kind: 'path', value: 'x.txt' },
+    ]);
+  });
+
   it('reads a bounded number of strings, so a huge argument costs the host nothing', () => {
     const args = { list: Array.from({ length: 5_000 }, (_, i) => `https://h${i}.example/`) };
     expect(destinationsOf(args, { paths: false }).length).toBeLessThanOrEqual(1_000);
