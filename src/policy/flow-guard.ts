@@ -1,7 +1,7 @@
 // One question's guard around the tool caller: labels every result as it enters the host and puts each call to the flow policy first.
 import type { OwnServerKind } from '../config/server-env.js';
 import type { ApproveTool, CallOptions, ResourceReadResult, ToolCaller, ToolInfo, ToolResult } from '../mcp/types.js';
-import { givenPlaces, type GivenPlaces } from './destinations.js';
+import { describeDestination, destinationsOf, givenPlaces, isGiven, type GivenPlaces } from './destinations.js';
 import { decideFlow } from './flow-policy.js';
 import { classifyTool, type ResultLabels, type ToolClass, type ToolClassOverride } from './tool-class.js';
 
@@ -45,6 +45,11 @@ export class FlowGuard implements ToolCaller {
     const reader = caller.readResource?.bind(caller);
     if (reader) {
       this.readResource = async (uri, options) => {
+        // A web URI read through a server is egress like a fetch: after private data, only to a place the user named.
+        const away = destinationsOf({ uri }, { paths: false }).filter((d) => !isGiven(d, this.given));
+        if (this.seenSoFar.private && away.length > 0) {
+          throw new Error(`the data-flow policy refused it: this question has read private data, and reading ${uri.slice(0, 200)} would reach ${away.map(describeDestination).join(', ')}, which the user did not name. ${DO_NOT_RETRY}`);
+        }
         const read = await reader(uri, options);
         this.label(read.server, 'mcp.read_resource', UNKNOWN);
         return read;

