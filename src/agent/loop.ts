@@ -230,7 +230,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         if (outcome.kind === 'further_processing') {
           stepResult = outcome.result;
         } else {
-          feedback = { error: outcome.error, code: decision.code, logs: result.logs };
+          // Strict mode withholds the failed run's console output too: it may print what the tools returned.
+          feedback = { error: outcome.error, code: decision.code, logs: options.flowPolicy?.strict ? [] : result.logs };
         }
       }
       if (stepResult === undefined) {
