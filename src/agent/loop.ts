@@ -7,6 +7,8 @@ import { modelWords } from '../sandbox/reply-turn.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
+import { FlowGuard } from '../policy/flow-guard.js';
+import { quarantineResult } from '../policy/quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
@@ -96,6 +98,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const { query, llm, servers, tools, caller, sandbox, sandboxLimits, strategy, maxSteps, maxLifelinesPerStep } = options;
   const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
   checkBounds(maxSteps, maxLifelinesPerStep);
+  // One guard per question: what any step read stays on the record for every later call.
+  const guarded = options.flowPolicy ? new FlowGuard(caller, options.flowPolicy, query) : caller;
   const started = performance.now();
   const log = new RunLog(memory, trace, randomUUID());
   const steps: AgentStepRecord[] = [];
@@ -192,7 +196,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
             code: decision.code,
             // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
             tools: catalogue.tools,
-            caller,
+            caller: guarded,
             limits: sandboxLimits,
             onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
           }),
@@ -201,7 +205,16 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         const sandboxMs = performance.now() - sandboxStarted;
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
-        const outcome = onLastStep(classifyResult(result), step === maxSteps && lifelinesLeft > 0);
+        let classified = classifyResult(result);
+        if (options.flowPolicy?.strict && classified.kind === 'further_processing') {
+          // Strict mode: the planner sees typed values a tool-less model pulled out, never the result's text.
+          const quarantined = await untilAborted(quarantineResult({ llm, task: query, result: classified.result, ...(signal ? { signal } : {}) }), signal);
+          usage.prompt_tokens += quarantined.llm.promptTokens;
+          usage.completion_tokens += quarantined.llm.completionTokens;
+          timings.llm_ms += quarantined.llm.latencyMs;
+          classified = { ...classified, result: quarantined.text };
+        }
+        const outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
         const failed = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome : null;
         const error = failed ? failed.error : null;
@@ -228,7 +241,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         if (outcome.kind === 'further_processing') {
           stepResult = outcome.result;
         } else {
-          feedback = { error: outcome.error, code: decision.code, logs: result.logs };
+          // Strict mode withholds the failed run's console output too: it may print what the tools returned.
+          feedback = { error: outcome.error, code: decision.code, logs: options.flowPolicy?.strict ? [] : result.logs };
         }
       }
       if (stepResult === undefined) {

@@ -1,5 +1,6 @@
 // The agent loop's options, result (what `cortex ask --json` prints) and live events.
 import type { LlmClient } from '../llm/types.js';
+import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
@@ -34,6 +35,8 @@ export interface AgentOptions {
   signal?: AbortSignal;
   /** Folder of the prompt templates; default PROJECT_ROOT/prompts. */
   promptsDir?: string;
+  /** The data-flow policy every call of the question is checked against (src/policy); absent: none. */
+  flowPolicy?: FlowPolicy;
 }
 
 /** How one attempt ended. */

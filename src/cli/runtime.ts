@@ -14,6 +14,7 @@ import type { ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
+import { flowPolicyOf } from '../policy/flow-settings.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -198,6 +199,7 @@ export class Runtime {
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
+      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers),
       memory,
       trace: new Trace(memory.tracePath),
       ...(onEvent ? { onEvent } : {}),
