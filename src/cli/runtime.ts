@@ -7,7 +7,7 @@ import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
-import { createApprovalGate, withApproval, type AskUser } from '../mcp/approval-gate.js';
+import { createApprovalGate, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import type { ServerStatus, ToolCaller } from '../mcp/types.js';
@@ -66,6 +66,8 @@ export class Runtime {
     private readonly sandbox: Sandbox,
     public memory: SessionMemory,
     private readonly strategy: StrategyName,
+    /** The approval gate in front of `caller`: told when a question starts, so a "no" holds for one question. */
+    private readonly gate: ApprovalGate,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -95,7 +97,7 @@ export class Runtime {
     });
     const workers = options.sandboxWorkers ?? 1;
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy);
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve);
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -139,6 +141,7 @@ export class Runtime {
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
     this.busySessions.add(id);
+    this.gate.newQuestion();
     let session: SessionMemory | undefined;
     let result: AgentRunResult;
     try {
