@@ -101,8 +101,11 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .command('index')
     .description('index the documents folder for search (only new and changed files)')
     .option('--rebuild', 're-extract and re-embed every file')
-    .action((opts: { rebuild?: boolean }) =>
-      run(async (config, out) => (await import('./cli/index-command.js')).indexCommand(config, { rebuild: Boolean(opts.rebuild) }, out)),
+    .option('--strict', 'exit with status 1 when a file could not be indexed')
+    .action((opts: { rebuild?: boolean; strict?: boolean }) =>
+      run(async (config, out) =>
+        (await import('./cli/index-command.js')).indexCommand(config, { rebuild: Boolean(opts.rebuild), strict: Boolean(opts.strict) }, out),
+      ),
     );
 
   program
