@@ -3,7 +3,7 @@ import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
-import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
+import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
@@ -18,6 +18,7 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
+import { pendingLlm } from './pending-llm.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
@@ -34,6 +35,11 @@ export interface RuntimeOptions {
   replay?: string;
   /** Sandbox worker processes for questions answered at once (`cortex serve`, `cortex mcp`). Default 1. */
   sandboxWorkers?: number;
+  /**
+   * Start even when no LLM is reachable (`cortex serve`, `cortex mcp`): questions then fail with a "no LLM"
+   * error, and each one looks for the LLM again. Default false: `ask` and the REPL stop at once.
+   */
+  startWithoutLlm?: boolean;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
@@ -108,14 +114,23 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
-    const { key, client } = await resolveTextModel({
-      setting: options.model ?? config.profile.llm.text_generation,
-      models: config.models.models,
-      modelsFile: config.modelsFile,
-      env: process.env,
-    });
-    out.info(`model: ${key} (${client.provider} ${client.model})`);
-    return options.record ? recordingLlm(client, options.record) : client;
+    const connect = async () => {
+      const { key, client } = await resolveTextModel({
+        setting: options.model ?? config.profile.llm.text_generation,
+        models: config.models.models,
+        modelsFile: config.modelsFile,
+        env: process.env,
+      });
+      out.info(`model: ${key} (${client.provider} ${client.model})`);
+      return options.record ? recordingLlm(client, options.record) : client;
+    };
+    try {
+      return await connect();
+    } catch (err) {
+      if (!(options.startWithoutLlm && err instanceof LlmUnavailableError)) throw err;
+      out.error(`warning: ${err.message}\nStarting anyway: questions get a "no LLM" error until one is reachable.`);
+      return pendingLlm(connect);
+    }
   }
 
   /** Starts a fresh session (the REPL's `new`). */
