@@ -15,6 +15,7 @@ await build({
     math: 'dist/mcp-servers/math/main.js',
     documents: 'dist/mcp-servers/documents/main.js',
     websearch: 'dist/mcp-servers/websearch/main.js',
+    history: 'dist/mcp-servers/history/main.js',
   },
   bundle: true,
   splitting: true,

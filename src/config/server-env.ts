@@ -6,8 +6,8 @@ import type { ModelConfig, ModelsFile } from './models.js';
 import type { Profile } from './profiles.js';
 
 /** Our own servers, by the name of their built file (dist/bundle/NAME.js or dist/mcp-servers/NAME/main.js). */
-export type OwnServerKind = 'math' | 'documents' | 'websearch';
-const OWN_SERVER_KINDS: readonly OwnServerKind[] = ['math', 'documents', 'websearch'];
+export type OwnServerKind = 'math' | 'documents' | 'websearch' | 'history';
+const OWN_SERVER_KINDS: readonly OwnServerKind[] = ['math', 'documents', 'websearch', 'history'];
 
 /** Variables every spawned server inherits besides its own `env`: the SDK's defaults plus locale and temp dir. */
 const BASE_ENV_NAMES = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR'];
@@ -36,7 +36,7 @@ interface ServerEnvInput {
   models: ModelsFile;
   profileFile: string;
   modelsFile: string;
-  paths: { documents: string; faissIndex: string };
+  paths: { documents: string; faissIndex: string; memory?: string };
   env: NodeJS.ProcessEnv;
 }
 
@@ -76,7 +76,8 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
   }
   const modelAccess: Record<string, string> = {};
   for (const model of used) Object.assign(modelAccess, modelAccessEnv(model, env));
-  return { math: { ...settings }, websearch: { ...settings }, documents: { ...settings, ...modelAccess } };
+  const history: Record<string, string> = paths.memory ? { CORTEX_MEMORY_DIR: paths.memory } : {};
+  return { math: { ...settings }, websearch: { ...settings }, documents: { ...settings, ...modelAccess }, history: { ...settings, ...history } };
 }
 
 /**
