@@ -42,7 +42,7 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
     const { continueLatest, ...runtimeOptions } = options;
     const session = continueLatest ? await latestSession(config, out) : undefined;
     const ask = terminalAsk(out);
-    runtime = await Runtime.start(config, { ...runtimeOptions, ...(session ? { session } : {}) }, out, ask ? { ask } : {});
+    runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? { ask } : {});
     sessionId = runtime.memory.id;
     const progress = createProgress(out);
     const onEvent = (event: AgentEvent) => {

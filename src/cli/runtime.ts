@@ -40,6 +40,8 @@ export interface RuntimeOptions {
    * error, and each one looks for the LLM again. Default false: `ask` and the REPL stop at once.
    */
   startWithoutLlm?: boolean;
+  /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */
+  lazyServers?: boolean;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
@@ -91,7 +93,11 @@ export class Runtime {
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
-    const multi = MultiMcp.launch(config.servers, { ...(await multiMcpOptions(config)), onFailure: (_id, reason) => out.error(`warning: ${reason}`) });
+    const multi = MultiMcp.launch(config.servers, {
+      ...(await multiMcpOptions(config)),
+      onFailure: (_id, reason) => out.error(`warning: ${reason}`),
+      ...(options.lazyServers ? { lazy: true } : {}),
+    });
     const approve = createApprovalGate({
       policy: {
         require: profile.approvals.require,
