@@ -1,5 +1,6 @@
 // The environment each server gets: a minimal base for all, our CORTEX_* settings and model keys only for our own servers.
-import { basename, dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { ModelConfig, ModelsFile } from './models.js';
@@ -54,6 +55,9 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
     CORTEX_FAISS_DIR: paths.faissIndex,
     CORTEX_CHUNKING: profile.rag.chunking,
     CORTEX_EMBEDDING: 'builtin',
+    // Node 22.1+ keeps V8's compiled code of the server's bundle here (the folder module.enableCompileCache() uses), so
+    // each start after the first skips compiling it. Older Node versions ignore it.
+    NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'),
   };
   if (profile.rag.vector_weight !== undefined) settings.CORTEX_VECTOR_WEIGHT = String(profile.rag.vector_weight);
   const used: ModelConfig[] = [];
