@@ -6,6 +6,7 @@ import { loadConfig, type LoadedConfig } from './config/load-config.js';
 import type { RuntimeOptions } from './cli/runtime.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
 import { createOutput, type Output } from './cli/output.js';
+import { errorResultJson } from './cli/result-json.js';
 import { CortexError, errorMessage } from './errors.js';
 import { PROJECT_ROOT } from './paths.js';
 
@@ -166,7 +167,11 @@ async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (out.json) out.result({ status: 'error', answer: null, error: { code: err instanceof CortexError ? err.code : 'internal', message: errorMessage(err) } });
+    if (out.json) {
+      // The same keys as every `ask --json` object (a bad config or flag stops the run before it has a session).
+      const error = { code: err instanceof CortexError ? err.code : 'internal', message: errorMessage(err) };
+      out.result(errorResultJson(error, { session_id: null, usage: { prompt_tokens: 0, completion_tokens: 0 }, timings: { total_ms: 0, llm_ms: 0, sandbox_ms: 0 } }));
+    }
     out.error(`cortex: ${errorMessage(err)}`);
     if (out.verbose && err instanceof Error && exitCodeFor(err) === EXIT.error) out.error(err.stack ?? '');
     return exitCodeFor(err);

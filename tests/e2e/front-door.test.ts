@@ -104,7 +104,7 @@ describe('cortex front door (built CLI)', () => {
     expect(run.stderr).toContain('only the first 100000 characters of the piped text are used (50 more were left out)');
   });
 
-  it('gives the same --json keys when the LLM cannot be reached as when it answers', async () => {
+  it('gives the same --json keys when the LLM cannot be reached or the config is bad as when it answers', async () => {
     const llm = await ollamaAnswering(() => 'fine');
     const { profile } = tempProject();
     const answered = resultOf(await runCli(['--profile', profile, '--json', 'ask', 'hello'], { env: ollamaEnv(llm.url) }));
@@ -116,6 +116,13 @@ describe('cortex front door (built CLI)', () => {
     expect(json).toMatchObject({ status: 'error', answer: null, steps: [], error: { code: 'llm_unavailable' } });
     expect(answered.error).toBeNull();
     expect(answered.reason).toBeNull();
+
+    // A profile that does not exist stops the run before it has a session: still the same keys.
+    const badConfig = await runCli(['--profile', join(profile, 'missing.yaml'), '--json', 'ask', 'hello'], { env: ollamaEnv(llm.url) });
+    expect(badConfig.code).toBe(2);
+    const badJson = JSON.parse(badConfig.stdout);
+    expect(Object.keys(badJson).sort()).toEqual(Object.keys(answered).sort());
+    expect(badJson).toMatchObject({ status: 'error', session_id: null, error: { code: 'config' } });
   });
 
   it('prints a cancelled --json object when interrupted with Ctrl-C (SIGINT) mid-question', async () => {
