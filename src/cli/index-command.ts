@@ -37,7 +37,7 @@ export async function indexCommand(config: LoadedConfig, options: { rebuild: boo
         `${summary.skipped} unchanged, ${summary.failed.length} failed; ${summary.chunks} chunks in ${summary.ms} ms` +
         (summary.rebuilt ? ' (rebuilt)' : ''),
     );
-    for (const f of summary.failed) out.line(`  not indexed: ${f.file}: ${f.reason}${f.earlier ? ' (unchanged since it failed; fix or remove it)' : ''}`);
+    for (const f of summary.failed) out.line(`  skipped ${f.file}: ${f.reason}${f.earlier ? ' (unchanged since it failed; fix or remove it)' : ''}`);
   }
   if (options.strict && summary.failed.length > 0) {
     out.error(`cortex: ${summary.failed.length} file${summary.failed.length === 1 ? '' : 's'} could not be indexed (--strict)`);

@@ -49,8 +49,12 @@ export async function sessionShowCommand(config: LoadedConfig, id: string, out: 
   view.questions.forEach((q, i) => {
     out.line('');
     out.line(`Question ${i + 1} (${localTime(q.asked)}): ${q.question}`);
+    const attempts = new Map<number, number>();
     for (const plan of q.plans) {
-      out.line(out.dim(`  plan, step ${plan.step}${plan.lifeline > 0 ? `, retry ${plan.lifeline}` : ''}:`));
+      // The trace counts lifelines left; people read "attempt 2 of step 1".
+      const attempt = (attempts.get(plan.step) ?? 0) + 1;
+      attempts.set(plan.step, attempt);
+      out.line(out.dim(`  plan for step ${plan.step}${attempt > 1 ? `, attempt ${attempt}` : ''}:`));
       for (const line of plan.code.split('\n')) out.line(out.dim(`    ${line}`));
     }
     if (q.outcome === 'answered') out.line(`Answer: ${q.answer ?? ''}`);
