@@ -16,24 +16,34 @@ export interface ApprovalGateOptions {
   ask?: AskUser;
 }
 
+/** An ApproveTool that also hears when a new question starts (a "no" holds until then). */
+export type ApprovalGate = ApproveTool & {
+  /** Forgets the refusals of the previous question ("always" answers stay for the session). */
+  newQuestion(): void;
+};
+
 /**
  * The gate for one session (REPL or `ask`). Calls that need approval (needsApproval()) are asked about
  * one at a time: "y" runs this call, "a" (always) runs this tool for the rest of the session, "n" or an
- * empty line refuses it. Without `ask`, they are refused with a message saying how to allow them.
+ * empty line refuses it and every later call of that tool until the next question (the model's retries
+ * do not ask again). Without `ask`, they are refused with a message saying how to allow them.
  */
-export function createApprovalGate({ policy, ask }: ApprovalGateOptions): ApproveTool {
+export function createApprovalGate({ policy, ask }: ApprovalGateOptions): ApprovalGate {
   const always = new Set<string>();
+  const declined = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
-  return (tool, args, { signal, concern }) => {
+  const gate: ApproveTool = (tool, args, { signal, concern }) => {
     // The flow policy's concerns are asked even about tools the lists allow; `--yes` answers only those it may.
     if (concern ? policy.allowAll && concern.yesAllows : !needsApproval(tool, policy)) return Promise.resolve(APPROVED);
     // "always" for a concern covers this exact call only: the next one may go somewhere else.
     const key = concern ? `flow:${tool.server}.${tool.remoteName}:${JSON.stringify(args)}` : `${tool.server}.${tool.remoteName}`;
     if (always.has(key)) return Promise.resolve(APPROVED);
+    if (declined.has(key)) return Promise.resolve(refused(DECLINED));
     if (!ask) return Promise.resolve(refused(concern ? notInteractiveFlow(concern) : NOT_INTERACTIVE));
     // One question at a time: calls made in parallel wait their turn, and an "always" answers those behind it.
     const turn = queue.then(async (): Promise<ApprovalDecision> => {
       if (always.has(key)) return APPROVED;
+      if (declined.has(key)) return refused(DECLINED);
       for (let i = 0; i < MAX_QUESTIONS_PER_CALL; i++) {
         if (signal.aborted) break;
         const answer = (await ask(approvalQuestion(tool, args, concern), signal))?.trim().toLowerCase();
@@ -43,13 +53,18 @@ export function createApprovalGate({ policy, ask }: ApprovalGateOptions): Approv
           always.add(key);
           return APPROVED;
         }
-        if (answer === '' || answer === 'n' || answer === 'no') return refused('the user declined it; do not call it again for this task.');
+        if (answer === '' || answer === 'n' || answer === 'no') {
+          declined.add(key);
+          return refused(DECLINED);
+        }
       }
+      declined.add(key);
       return refused('the user gave no answer; do not call it again for this task.');
     });
     queue = turn.catch(() => undefined);
     return turn;
   };
+  return Object.assign(gate, { newQuestion: () => declined.clear() });
 }
 
 /** `caller` with `approve` as its gate: the sandbox asks the gate before each call (DESIGN §3.10). */
@@ -70,6 +85,8 @@ function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>, concern
     : tool.annotations?.destructiveHint === false ? 'It may change data.' : 'It may change or delete data.';
   return `Allow ${tool.server}.${tool.remoteName}(${preview})? ${what} [y]es / [n]o / [a]lways this session: `;
 }
+
+const DECLINED = 'the user declined it; do not call it again for this task.';
 
 const APPROVED: ApprovalDecision = { approved: true };
 

@@ -34,6 +34,8 @@ const OWN_RESULTS: Record<OwnServerKind, Record<string, ResultLabels>> = {
   math: {},
   documents: { search_stored_documents: DOCUMENTS, extract_pdf: DOCUMENTS, convert_webpage_url_into_markdown: OUTSIDE },
   websearch: { duckduckgo_search_results: OUTSIDE, download_raw_html_from_url: OUTSIDE },
+  // Earlier answers: the user's own (private), and built from whatever those questions read (untrusted).
+  history: { search_past_sessions: DOCUMENTS },
 };
 
 /** True when `entry` names `tool` (`<server>.<tool>`, `<server>.*`, or a bare tool name). */

@@ -70,11 +70,25 @@ describe('createApprovalGate', () => {
     const args = { path: '/tmp/x', content: 'hi' };
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(await gate(writeFile, args, { signal })).toMatchObject({ approved: false, reason: expect.stringContaining('the user declined it') });
+    gate.newQuestion();
     expect(await gate(writeFile, args, { signal })).toMatchObject({ approved: false });
+    gate.newQuestion();
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(ask.questions).toHaveLength(4);
     expect(ask.questions[0]).toBe('Allow fs.write_file({"path":"/tmp/x","content":"hi"})? It may change or delete data. [y]es / [n]o / [a]lways this session: ');
+  });
+
+  it('holds a no for the rest of the question: the retries do not ask again, the next question does', async () => {
+    const ask = scriptedAsk(['n', 'y']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    expect(await gate(writeFile, { try: 1 }, { signal })).toMatchObject({ approved: false });
+    expect(await gate(writeFile, { try: 2 }, { signal })).toMatchObject({ approved: false, reason: expect.stringContaining('declined') });
+    expect(await gate(writeFile, { try: 3 }, { signal })).toMatchObject({ approved: false });
+    expect(ask.questions).toHaveLength(1);
+    gate.newQuestion();
+    expect(await gate(writeFile, { try: 4 }, { signal })).toEqual({ approved: true });
+    expect(ask.questions).toHaveLength(2);
   });
 
   it('asks parallel calls one at a time, and an always answers those waiting', async () => {
