@@ -87,9 +87,14 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     const cancelled = [signal, current?.signal].filter((s): s is AbortSignal => s !== undefined);
     if (cancelled.some((s) => s.aborted)) return null;
     clearStatus(out);
-    rl.setPrompt(question);
-    rl.prompt();
-    rl.setPrompt(PROMPT);
+    // Once the input has ended (piped input used up), readline refuses prompts (Node 24 throws): the queued lines still count.
+    if (!closed) {
+      rl.setPrompt(question);
+      rl.prompt();
+      rl.setPrompt(PROMPT);
+    } else if (queue.length === 0) {
+      return null;
+    }
     let onAbort = () => undefined as void;
     const aborted = new Promise<'aborted'>((resolve) => {
       onAbort = () => resolve('aborted');
@@ -113,6 +118,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     throw err;
   }
   const prompt = () => {
+    if (closed) return;
     rl.setPrompt(assembler.continuing ? CONTINUE_PROMPT : PROMPT);
     rl.prompt();
   };
@@ -121,6 +127,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       current.abort();
       return;
     }
+    if (closed) return;
     // Ctrl-C at the prompt clears what was typed (and a message being continued); on an empty line it says how to quit.
     const typed = rl.line.length > 0 || assembler.continuing;
     rl.write(null, { ctrl: true, name: 'e' });
