@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Runtime } from '../cli/runtime.js';
 import { checkAccess, isLoopbackHost, PREFLIGHT_HEADERS, type AccessPolicy } from './access-policy.js';
-import { ApiError } from './api-error.js';
+import { ApiError, internalDetail, toApiError } from './api-error.js';
 import { handleAsk } from './ask-route.js';
 import { createDocumentsRoute } from './documents-route.js';
 import { sendError, sendJson } from './http-io.js';
+import { decodeUrlPart, loggedTarget } from './http-input.js';
 import { QuestionSlots } from './question-slots.js';
 import { getSessionRoute, listSessionsRoute } from './sessions-route.js';
 import { isPagePath, sendPageFile } from './static-page.js';
@@ -82,7 +83,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     }
     if (path.startsWith('/v1/sessions/')) {
       allow('GET');
-      return getSessionRoute(res, config.paths.memory, decodeURIComponent(path.slice('/v1/sessions/'.length)), headers);
+      return getSessionRoute(res, config.paths.memory, decodeUrlPart(path.slice('/v1/sessions/'.length), 'the session id'), headers);
     }
     if (path === '/v1/servers') {
       allow('GET');
@@ -97,14 +98,20 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
 
   const server = createServer((req, res) => {
     const started = performance.now();
-    res.on('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)} ms`));
+    // The log never shows a query value that looks like a secret (a token sent as ?token= is refused, not recorded).
+    res.on('finish', () => log(`${req.method} ${loggedTarget(req.url)} ${res.statusCode} ${Math.round(performance.now() - started)} ms`));
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
     } catch {
       return sendError(req, res, new ApiError(400, 'bad_request', 'malformed request path'));
     }
-    route(req, res, url).catch((err: unknown) => sendError(req, res, err));
+    route(req, res, url).catch((err: unknown) => {
+      const error = toApiError(err);
+      const detail = internalDetail(error);
+      if (detail !== null) log(`${req.method} ${url.pathname}: internal error: ${detail}`);
+      sendError(req, res, error);
+    });
   });
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;

@@ -1,9 +1,9 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPath } from '../../src/paths.js';
+import { builtPath, PROJECT_ROOT } from '../../src/paths.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fenced, MATH_SERVER_YAML, tempProject } from './ask-harness.js';
@@ -224,6 +224,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
   it('indexes an uploaded document and answers a question about it', async () => {
     const upload = await fetch(`${serve.url}/v1/documents?name=${encodeURIComponent('launch notes.md')}`, {
       method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
       body: '# Launch notes\n\nThe launch code of the Zephyr probe is ZEBRA-42. It was chosen by the mission board.\n',
     });
     expect(upload.status).toBe(201);
@@ -241,9 +242,20 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     const outside = join(project.root, 'outside.md');
     writeFileSync(outside, 'untouched');
     symlinkSync(outside, join(project.documentsDir, 'link.md'));
-    const post = (name: string, body: string | Buffer = 'some text') => fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body });
+    const post = (name: string, body: string | Buffer = 'some text') =>
+      fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
 
-    for (const name of ['../escape.md', 'sub/escape.md', '..', '.hidden.md', 'x\u0000.md']) expect((await post(name)).status).toBe(400);
+    for (const name of ['../escape.md', 'sub/escape.md', '..', '.hidden.md', 'x\u0000.md', 'report\u202Egnp.md', `${'é'.repeat(150)}.md`]) {
+      const refused = await post(name);
+      expect(refused.status).toBe(400);
+      expect((await jsonOf(refused)).error.message).not.toContain(project.root);
+    }
+    // Neither a malformed escape nor a form-like request is a server error, nor writes a file.
+    expect((await rawRequest(serve.url, { path: '/v1/documents?name=%E0%A4%A.md', headers: { 'content-type': 'application/octet-stream' }, body: 'x' })).status).toBe(400);
+    expect((await rawRequest(serve.url, { method: 'GET', path: '/v1/sessions/%ZZ' })).status).toBe(400);
+    expect((await rawRequest(serve.url, { path: '/v1/documents?name=plain.md', body: 'no type given' })).status).toBe(415);
+    expect((await fetch(`${serve.url}/v1/documents?name=form.md`, { method: 'POST', body: 'a form' })).status).toBe(415);
+    expect(existsSync(join(project.documentsDir, 'plain.md')) || existsSync(join(project.documentsDir, 'form.md'))).toBe(false);
     expect((await post('tool.exe')).status).toBe(415);
     expect((await post('big.md', Buffer.alloc(9_000, 0x61))).status).toBe(413);
     expect(existsSync(join(project.root, 'escape.md'))).toBe(false);
@@ -252,6 +264,34 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     expect((await post('link.md', '# Linked\n\nReplaced by an upload.\n')).status).toBe(201);
     expect(readFileSync(outside, 'utf8')).toBe('untouched');
     expect(lstatSync(join(project.documentsDir, 'link.md')).isFile()).toBe(true);
+  });
+
+  it('keeps the previous file and its index exactly as they were when an upload cannot be read', async () => {
+    const post = (name: string, body: string | Buffer) =>
+      fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    const good = readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'docs', 'two-pages.pdf'));
+    expect((await post('brief.pdf', good)).status).toBe(201);
+    const indexDir = join(project.root, 'faiss_index');
+    const snapshot = () => Object.fromEntries(readdirSync(indexDir).sort().map((f) => [f, readFileSync(join(indexDir, f)).toString('base64')]));
+    const before = snapshot();
+
+    const refused = await post('brief.pdf', 'this is not a PDF at all');
+    expect(refused.status).toBe(422);
+    expect((await jsonOf(refused)).error.code).toBe('unreadable_document');
+    expect(readFileSync(join(project.documentsDir, 'brief.pdf')).equals(good)).toBe(true);
+    expect(snapshot()).toEqual(before);
+    expect(readdirSync(project.documentsDir).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('stores the NFC and NFD spellings and the case variants of a name as one file', async () => {
+    const post = (name: string, body: string) =>
+      fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    const nfd = 'Cafe\u0301 menu.md';
+    expect(await jsonOf(post(nfd, '# Menu\n\nCoffee.\n'))).toMatchObject({ name: 'Caf\u00e9 menu.md' });
+    expect(await jsonOf(post('caf\u00c9 MENU.md', '# Menu\n\nTea.\n'))).toMatchObject({ name: 'Caf\u00e9 menu.md' });
+    const names = readdirSync(project.documentsDir).filter((f) => f.toLowerCase().includes('menu'));
+    expect(names).toEqual(['Caf\u00e9 menu.md']);
+    expect(readFileSync(join(project.documentsDir, names[0]!), 'utf8')).toContain('Tea.');
   });
 });
 
