@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPath, PROJECT_ROOT } from '../../src/paths.js';
+import { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from '../../src/serve/cortex-server.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fenced, MATH_SERVER_YAML, tempProject } from './ask-harness.js';
@@ -34,6 +35,28 @@ function rawRequest(url: string, options: { method?: string; path: string; heade
     } else {
       req.end(options.body);
     }
+  });
+}
+
+/** A connection from `localAddress` that sends nothing; resolves once it connected or was closed. */
+function idleConnection(url: string, localAddress: string): Promise<{ close: () => void; closed: Promise<void> }> {
+  const { port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress });
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    const handle = { close: () => socket.destroy(), closed };
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve(handle));
+    socket.once('close', () => resolve(handle));
+  });
+}
+
+/** Resolves once `count` of `promises` have settled. */
+function settledCount(promises: Array<Promise<void>>, count: number): Promise<void> {
+  let settled = 0;
+  return new Promise((resolve) => {
+    if (count <= 0) resolve();
+    for (const p of promises) void p.then(() => ++settled === count && resolve());
   });
 }
 
@@ -296,19 +319,23 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
 });
 
 describe('cortex serve access rules', () => {
-  it('refuses to serve beyond loopback without CORTEX_API_TOKEN', async () => {
+  it('refuses to serve beyond loopback without CORTEX_API_TOKEN, or with one too short to guess', async () => {
     const { profile } = tempProject();
     const env = { ...process.env };
     delete env.CORTEX_API_TOKEN;
     const run = await runCli(['--profile', profile, 'serve', '--host', '0.0.0.0', '--port', '0'], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/CORTEX_API_TOKEN/);
+    const short = await runCli(['--profile', profile, 'serve', '--host', '0.0.0.0', '--port', '0'], { env: { ...env, CORTEX_API_TOKEN: 'x' } });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/CORTEX_API_TOKEN is 1 characters; use at least 16/);
   });
 
   it('asks for the bearer token on every API call when bound beyond loopback', async () => {
     const llm = await startPlanningLlm();
     const { profile } = tempProject();
-    const serve = await startServe(profile, { ...ollamaEnv(llm.url), CORTEX_API_TOKEN: 'sesame-123' }, ['--host', '0.0.0.0']);
+    const token = 'sesame-123-open-4567';
+    const serve = await startServe(profile, { ...ollamaEnv(llm.url), CORTEX_API_TOKEN: token }, ['--host', '0.0.0.0']);
     try {
       const url = serve.url.replace('0.0.0.0', '127.0.0.1');
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -317,8 +344,23 @@ describe('cortex serve access rules', () => {
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       expect((await fetch(`${url}/v1/servers`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
       expect((await ask(url, { question: TWO_STEP_QUESTION }, { sse: false })).status).toBe(401);
-      const answered = await ask(url, { question: TWO_STEP_QUESTION }, { sse: false, headers: { authorization: 'Bearer sesame-123' } });
+      const answered = await ask(url, { question: TWO_STEP_QUESTION }, { sse: false, headers: { authorization: `Bearer ${token}` } });
       expect(await jsonOf(answered)).toMatchObject({ status: 'answered', answer: '131' });
+      // A token sent in the query string is refused, and not written to the request log either.
+      expect((await fetch(`${url}/v1/servers?token=${token}`)).status).toBe(401);
+      await pollUntil(async () => (await fetch(`${url}/healthz`), serve.stderr()), (log) => log.includes('/v1/servers?token=[hidden] 401'));
+      expect(serve.stderr()).not.toContain(token);
+
+      // One client holding idle connections (here from 127.0.0.2) cannot lock out another, token or not.
+      const idle = await Promise.all(Array.from({ length: MAX_CONNECTIONS + 8 }, () => idleConnection(url, '127.0.0.2')));
+      try {
+        // The server closes every connection of that client past its share.
+        await settledCount(idle.map((c) => c.closed), idle.length - MAX_CONNECTIONS_PER_ADDRESS);
+        // On a new connection: fetch would reuse one it opened before.
+        expect((await rawRequest(url, { method: 'GET', path: '/v1/servers', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      } finally {
+        for (const s of idle) s.close();
+      }
     } finally {
       expect(await serve.stop()).toBe(0);
       await llm.close();
