@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { CortexError } from './errors.js';
 
 /** A path inside the user's folder that leads elsewhere (a symbolic link) or is not what it should be. */
@@ -84,15 +84,15 @@ export async function appendRegularFile(path: string, text: string): Promise<voi
 }
 
 /**
- * Replaces `path` with `text` atomically: a new temp file beside it (created exclusively, so never through a link),
+ * Replaces `path` with `data` (text as UTF-8) atomically: a new temp file beside it (created exclusively, so never through a link),
  * then a rename, which replaces a link at `path` rather than writing through it.
  */
-export async function replaceFile(path: string, text: string): Promise<void> {
+export async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const handle = await open(temp, 'wx', 0o600);
     try {
-      await handle.writeFile(text, 'utf8');
+      await handle.writeFile(data);
     } finally {
       await handle.close();
     }
@@ -101,4 +101,10 @@ export async function replaceFile(path: string, text: string): Promise<void> {
     await unlink(temp).catch(() => undefined);
     throw err;
   }
+}
+
+/** True when `path` is `folder` or inside it (both absolute and already resolved). */
+export function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
