@@ -1,19 +1,10 @@
 // Cancel means cancel, end to end: a question cancelled over HTTP makes no tool call after the cancel, its slot is
 // held until its plan has ended, and cancelled questions never delay the next one.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/paths.js';
-import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
-import { fenced, tempProject } from './ask-harness.js';
-import { ask, jsonOf, ollamaEnv, startPlanningLlm, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
+import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { recorderProject, startGateLlm } from './cancel-harness.js';
+import { ask, jsonOf, ollamaEnv, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
 
-const RECORDER = join(PROJECT_ROOT, 'tests', 'fixtures', 'recorder-server.mjs');
-const PERCEPTION = JSON.stringify({ intent: 'record', entities: [], tool_hint: 'note', selected_servers: ['recorder'] });
-/** Held at its gate until the test releases it; after the gate it notes again and answers. */
-const GATED_PLAN = (tag: string) =>
-  `async function solve() { await tools.note({ text: "${tag} before" }); await tools.gate({ tag: "${tag}" }); await tools.note({ text: "${tag} after the gate" }); return "FINAL_ANSWER: passed"; }`;
-const NOTE_PLAN = (tag: string) => `async function solve() { await tools.note({ text: "${tag}" }); return "FINAL_ANSWER: noted"; }`;
 /** Requests made while waiting for the server to notice something; each awaits a real answer, no timers. */
 const MAX_POLLS = 2_000;
 
@@ -51,25 +42,11 @@ async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean)
 describe('cortex serve: cancel means cancel (real sandbox, a real MCP server recording its calls)', () => {
   let llm: FakeLlmServer;
   let serve: ServeRun;
-  let callLog: string;
+  let project: ReturnType<typeof recorderProject>;
 
   beforeAll(async () => {
-    llm = await startPlanningLlm((prompt, stage) => {
-      if (stage === 'perception') return ollamaChatReply(PERCEPTION);
-      const gated = /GATE-\w+/.exec(prompt)?.[0];
-      if (gated) return ollamaChatReply(fenced(GATED_PLAN(gated)));
-      const note = /NOTE-\w+/.exec(prompt)?.[0];
-      return ollamaChatReply(fenced(NOTE_PLAN(note ?? 'unexpected')));
-    });
-    const project = tempProject({
-      // Only a cancel can end a held plan: its deadline and its call's own timeout are far off.
-      sandbox: { timeout_ms: 600_000, tool_timeout_ms: 300_000 },
-      extra: 'serve:\n  max_concurrent: 8\n  sandbox_workers: 2\n',
-      servers: `  - id: recorder\n    script: ${RECORDER}\n    args: [CALL_LOG]\n    description: records calls\n`,
-    });
-    callLog = join(project.root, 'calls.log');
-    // The profile names the log by a placeholder; point it at this project's file.
-    writeFileSync(project.profile, readFileSync(project.profile, 'utf8').replace('CALL_LOG', JSON.stringify(callLog)));
+    llm = await startGateLlm();
+    project = recorderProject('serve:\n  max_concurrent: 8\n  sandbox_workers: 2\n');
     serve = await startServe(project.profile, ollamaEnv(llm.url));
   });
   afterAll(async () => {
@@ -78,8 +55,8 @@ describe('cortex serve: cancel means cancel (real sandbox, a real MCP server rec
   });
 
   const running = async () => ((await jsonOf(fetch(`${serve.url}/healthz`))) as { running: number }).running;
-  const calls = () => (existsSync(callLog) ? readFileSync(callLog, 'utf8').trim().split('\n') : []);
-  const release = (tag: string) => writeFileSync(`${callLog}.release-${tag}`, '');
+  const calls = () => project.calls();
+  const release = (tag: string) => project.release(tag);
 
   it('makes no tool call after an HTTP disconnect, even when the call it was waiting on answers later', async () => {
     const controller = new AbortController();
