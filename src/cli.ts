@@ -30,7 +30,7 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('-v, --verbose', 'show more detail on stderr')
     .option('-q, --quiet', 'print only the result')
     .option('--strategy <name>', 'conservative | exploratory-parallel | exploratory-sequential (overrides the profile)')
-    .option('--model <key>', 'a key of models.yaml, or auto')
+    .option('--model <name>', 'a key of models.yaml, a provider model (ollama:llama3.1:8b, gemini:gemini-2.5-pro), or auto')
     .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
     .option('-y, --yes', 'run tools that need approval without asking (see README "Approvals")')
     .showHelpAfterError('(run `cortex --help` for usage)')
@@ -56,6 +56,13 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
       run(async (config, out) =>
         (await import('./cli/sessions-command.js')).sessionsCommand(config, Number.parseInt(opts.limit, 10) || 20, out),
       ),
+    );
+
+  program
+    .command('models')
+    .description('list the models each configured provider serves, the default, and what auto picks')
+    .action(() =>
+      run(async (config, out) => (await import('./cli/models-command.js')).modelsCommand(config, runtimeOptions(program), out)),
     );
 
   program

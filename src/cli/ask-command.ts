@@ -28,7 +28,20 @@ export function printResult(result: AgentRunResult, out: Output): void {
     out.result(resultJson(result));
     return;
   }
-  if (result.status === 'answered') out.line(result.answer ?? '');
-  else out.error(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`);
-  out.info(out.dim(`session ${result.session_id} · ${result.steps.length} attempt(s) · ${result.timings.total_ms} ms`));
+  if (result.status === 'answered') out.line(out.bold(result.answer ?? ''));
+  else out.error(out.err.red(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`));
+  out.info(out.err.dim(runSummary(result)));
+}
+
+/** One line of figures under an answer: steps and retries, tokens, time, and the session to continue. */
+export function runSummary(result: AgentRunResult): string {
+  const steps = new Set(result.steps.map((s) => s.step)).size;
+  const retries = result.steps.length - steps;
+  const tokens = result.usage.prompt_tokens + result.usage.completion_tokens;
+  return [
+    `${steps} step${steps === 1 ? '' : 's'}${retries ? `, ${retries} retr${retries === 1 ? 'y' : 'ies'}` : ''}`,
+    `${tokens.toLocaleString('en-US')} tokens (${result.usage.prompt_tokens.toLocaleString('en-US')} in, ${result.usage.completion_tokens.toLocaleString('en-US')} out)`,
+    `${(result.timings.total_ms / 1000).toFixed(1)} s`,
+    `session ${result.session_id}`,
+  ].join(' · ');
 }

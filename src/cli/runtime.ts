@@ -14,13 +14,14 @@ import type { ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
+import { flowPolicyOf } from '../policy/flow-settings.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 
 export interface RuntimeOptions {
-  /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
+  /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
   model?: string;
   /** `--session`: continue this session instead of starting a new one. */
   session?: string;
@@ -59,7 +60,7 @@ export interface AskOptions {
 export class Runtime {
   private constructor(
     private readonly config: LoadedConfig,
-    readonly llm: LlmClient,
+    public llm: LlmClient,
     private readonly multi: MultiMcp,
     /** The servers behind the approval gate, for the sandbox. */
     private readonly caller: ToolCaller,
@@ -106,14 +107,20 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
-    const { key, client } = await resolveTextModel({
+    const { key, client, note } = await resolveTextModel({
       setting: options.model ?? config.profile.llm.text_generation,
       models: config.models.models,
       modelsFile: config.modelsFile,
       env: process.env,
     });
     out.info(`model: ${key} (${client.provider} ${client.model})`);
+    if (note) out.info(`note: ${note}`);
     return options.record ? recordingLlm(client, options.record) : client;
+  }
+
+  /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
+  async useModel(setting: string, out: Output): Promise<void> {
+    this.llm = await Runtime.pickLlm(this.config, { model: setting }, out);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
@@ -192,6 +199,7 @@ export class Runtime {
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
+      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers),
       memory,
       trace: new Trace(memory.tracePath),
       ...(onEvent ? { onEvent } : {}),

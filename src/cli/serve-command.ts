@@ -24,7 +24,7 @@ export async function serveCommand(config: LoadedConfig, options: ServeOptions, 
   const runtime = await Runtime.start(config, { ...runtimeOptions, sandboxWorkers: config.profile.serve.sandbox_workers }, out);
   let server;
   try {
-    server = await startCortexServer({ runtime, config, host, port, ...(token ? { token } : {}), log: (line) => out.info(out.dim(line)) });
+    server = await startCortexServer({ runtime, config, host, port, ...(token ? { token } : {}), log: (line) => out.info(out.err.dim(line)) });
   } catch (err) {
     await runtime.close();
     throw new UsageError(`cannot listen on ${host}:${port}: ${(err as Error).message}`, { cause: err });

@@ -99,6 +99,32 @@ describe('createApprovalGate', () => {
   });
 });
 
+describe('createApprovalGate and the flow policy', () => {
+  const concern = { why: 'after reading outside content, it would act on the file x.sh, which the user did not name', yesAllows: false };
+
+  it("asks about a flow the policy flags even for our own servers' tools and allow-listed tools", async () => {
+    const ask = scriptedAsk(['n']);
+    const gate = createApprovalGate({ policy: { ...POLICY, allow: ['fs.read_file'] }, ask });
+    expect(await gate(readFile, { path: 'x.sh' }, { signal, concern })).toEqual({ approved: false, reason: expect.stringContaining('declined') });
+    expect(ask.questions).toEqual(['Allow fs.read_file({"path":"x.sh"})? Careful: after reading outside content, it would act on the file x.sh, which the user did not name. [y]es / [n]o / [a]lways this session: ']);
+  });
+
+  it('lets --yes answer only the concerns that allow it', async () => {
+    const gate = createApprovalGate({ policy: { ...POLICY, allowAll: true } });
+    expect(await gate(writeFile, {}, { signal, concern: { ...concern, yesAllows: true } })).toEqual({ approved: true });
+    expect(await gate(writeFile, {}, { signal, concern })).toMatchObject({ approved: false, reason: expect.stringContaining("naming the destination in the question or in the profile's policy.destinations") });
+  });
+
+  it('remembers "always" for a flagged call only for the same call', async () => {
+    const ask = scriptedAsk(['a', 'n']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    expect(await gate(writeFile, { path: 'a' }, { signal, concern })).toEqual({ approved: true });
+    expect(await gate(writeFile, { path: 'a' }, { signal, concern })).toEqual({ approved: true });
+    expect(await gate(writeFile, { path: 'b' }, { signal, concern })).toMatchObject({ approved: false });
+    expect(ask.questions).toHaveLength(2);
+  });
+});
+
 describe('withApproval', () => {
   it('keeps the calls going to the wrapped caller and adds the gate', async () => {
     const inner = arithmeticCaller();
