@@ -34,17 +34,17 @@ export function cancelledResult(calls: SandboxResult['calls'] = [], logs: string
 
 /**
  * `caller` refusing every call once `ended` has aborted: a call the isolate asks for after its run ended (cancelled,
- * past the deadline) must never reach a server. Everything else the caller offers is inherited unchanged.
+ * past the deadline) must never reach a server. A new object delegating to `caller`, whose own state stays its own.
  */
 function refusingOnceEnded(caller: ToolCaller, ended: AbortSignal): ToolCaller {
   const refused = () => Promise.reject(new Error('the run had ended, so the call was not made'));
-  const guarded: ToolCaller = Object.create(caller) as ToolCaller;
-  guarded.callTool = (server, tool, args, callOptions) => (ended.aborted ? refused() : caller.callTool(server, tool, args, callOptions));
-  if (caller.readResource) {
-    const read = caller.readResource.bind(caller);
-    guarded.readResource = (uri, callOptions) => (ended.aborted ? refused() : read(uri, callOptions));
-  }
-  return guarded;
+  const read = caller.readResource?.bind(caller);
+  const approve = caller.approve?.bind(caller);
+  return {
+    callTool: (server, tool, args, callOptions) => (ended.aborted ? refused() : caller.callTool(server, tool, args, callOptions)),
+    ...(read ? { readResource: (uri: string, callOptions?: Parameters<typeof read>[1]) => (ended.aborted ? refused() : read(uri, callOptions)) } : {}),
+    ...(approve ? { approve } : {}),
+  };
 }
 
 /**
