@@ -1,10 +1,13 @@
-// The create_thumbnail tool: reads an image file and writes a 100×100 PNG thumbnail beside it.
-import { readFile, stat, writeFile } from 'node:fs/promises';
+// The create_thumbnail tool: reads an image file inside the client's MCP roots and writes a 100×100 PNG thumbnail beside it.
+import { constants } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { exampleMeta } from '../shared/example-meta.js';
+import { isInside, replaceFile } from '../../src/safe-files.js';
 import { toolError, toolResult } from '../shared/tool-result.js';
 import { readImageDimensions } from './image-header.js';
 
@@ -36,14 +39,37 @@ function fsFailure(action: string, path: string, err: unknown): string {
   return `cannot ${action} ${path}: ${err instanceof Error ? err.message : String(err)}`;
 }
 
-/** Reads, checks and shrinks the image; every expected failure comes back as an isError result. */
-export async function createThumbnail(imagePathArg: string): Promise<CallToolResult> {
-  const imagePath = resolve(imagePathArg);
+/**
+ * The folders the client offers as MCP roots (file: URIs only), resolved; empty when it offers none. A folder that
+ * does not exist is left out.
+ */
+export async function clientRoots(server: McpServer): Promise<string[]> {
+  if (!server.server.getClientCapabilities()?.roots) return [];
+  const { roots } = await server.server.listRoots();
+  const folders = await Promise.all(
+    roots.filter((r) => r.uri.startsWith('file:')).map((r) => realpath(fileURLToPath(r.uri)).catch(() => null)),
+  );
+  return folders.filter((f): f is string => f !== null);
+}
+
+/**
+ * Reads, checks and shrinks the image; every expected failure comes back as an isError result. Only an image inside
+ * one of `roots` (after following links) is read, and the thumbnail is written beside it, never through a link.
+ */
+export async function createThumbnail(imagePathArg: string, roots: readonly string[]): Promise<CallToolResult> {
+  if (roots.length === 0) {
+    return toolError('create_thumbnail works only inside the folders the MCP client offers as roots, and this client offers none');
+  }
+  let imagePath = resolve(imagePathArg);
   let info;
   try {
+    imagePath = await realpath(imagePath);
     info = await stat(imagePath);
   } catch (err) {
     return toolError(fsFailure('read', imagePath, err));
+  }
+  if (!roots.some((root) => isInside(root, imagePath))) {
+    return toolError(`not allowed: ${resolve(imagePathArg)} is outside the folders this server may use (${roots.join(', ')}); give an image inside one of them`);
   }
   // A directory, FIFO or device is refused before reading: a FIFO would block the server forever.
   if (!info.isFile()) {
@@ -55,7 +81,12 @@ export async function createThumbnail(imagePathArg: string): Promise<CallToolRes
 
   let bytes: Buffer;
   try {
-    bytes = await readFile(imagePath);
+    const handle = await open(imagePath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     return toolError(fsFailure('read', imagePath, err));
   }
@@ -88,7 +119,8 @@ export async function createThumbnail(imagePathArg: string): Promise<CallToolRes
   }
   const thumbnailPath = thumbnailPathFor(imagePath);
   try {
-    await writeFile(thumbnailPath, png);
+    // A new file renamed into place: a link planted at the thumbnail's name is replaced, never written through.
+    await replaceFile(thumbnailPath, png);
   } catch (err) {
     return toolError(fsFailure('write the thumbnail', thumbnailPath, err));
   }
@@ -104,7 +136,8 @@ export function registerThumbnailTool(server: McpServer): void {
       description:
         `Makes a ${THUMBNAIL_SIZE_PX}×${THUMBNAIL_SIZE_PX} PNG thumbnail of an image file (PNG, JPEG, BMP, GIF or TIFF) ` +
         'and saves it beside the image as <name>_thumbnail.png (photo.jpg → photo_thumbnail.png), replacing an older one. ' +
-        'The picture is scaled to fit, keeping its aspect ratio, with transparent margins. Returns the thumbnail\'s absolute path.',
+        'The picture is scaled to fit, keeping its aspect ratio, with transparent margins. Only images inside the folders the ' +
+        'client offers as roots can be used. Returns the thumbnail\'s absolute path.',
       inputSchema: {
         image_path: z
           .string()
@@ -116,6 +149,6 @@ export function registerThumbnailTool(server: McpServer): void {
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       _meta: exampleMeta({ image_path: THUMBNAIL_EXAMPLE_PATH }, { expectsError: true }),
     },
-    ({ image_path }) => createThumbnail(image_path),
+    async ({ image_path }) => createThumbnail(image_path, await clientRoots(server)),
   );
 }

@@ -34,7 +34,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 /**
  * Settles with `work`, or rejects as soon as `signal` aborts — for collaborators that cannot be
- * interrupted (the Sandbox contract takes no signal; its own deadline ends the abandoned run).
+ * interrupted (an LLM client that ignores its signal).
  */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
@@ -191,20 +191,20 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
 
         emit({ type: 'running', step, lifelinesLeft, code: decision.code });
         const sandboxStarted = performance.now();
-        const result: SandboxResult = await untilAborted(
-          sandbox.run({
-            code: decision.code,
-            // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
-            tools: catalogue.tools,
-            caller: guarded,
-            limits: sandboxLimits,
-            onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
-          }),
-          signal,
-        );
+        // Not untilAborted: the sandbox takes the signal and stops the plan itself, and the question ends only once its plan has.
+        const result: SandboxResult = await sandbox.run({
+          code: decision.code,
+          // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
+          tools: catalogue.tools,
+          caller: guarded,
+          limits: sandboxLimits,
+          onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
+          ...(signal ? { signal } : {}),
+        });
         const sandboxMs = performance.now() - sandboxStarted;
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
+        throwIfAborted(signal);
         let classified = classifyResult(result);
         if (options.flowPolicy?.strict && classified.kind === 'further_processing') {
           // Strict mode: the planner sees typed values a tool-less model pulled out, never the result's text.

@@ -1,7 +1,7 @@
 // `cortex mcp`: Cortex-R as an MCP server over stdio. stdout carries the protocol only; every log goes to stderr.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { buildCortexMcpServer } from '../serve/mcp-server.js';
+import { LimitedStdioTransport } from '../serve/stdio-transport.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
@@ -17,7 +17,9 @@ export async function mcpCommand(config: LoadedConfig, options: RuntimeOptions, 
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
-    await server.connect(new StdioServerTransport());
+    // A message past the size limit is answered with an error and dropped; the connection stays up.
+    server.server.onerror = (err) => out.info(`cortex mcp: ${err.message}`);
+    await server.connect(new LimitedStdioTransport());
     out.info('cortex mcp: ready on stdio');
     await closed;
   } finally {

@@ -1,7 +1,7 @@
 // `cortex serve`: the HTTP API and the web page, until Ctrl-C or SIGTERM; the URL on stdout, requests logged on stderr.
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
-import { isLoopbackHost } from '../serve/access-policy.js';
+import { checkApiToken, isLoopbackHost } from '../serve/access-policy.js';
 import { startCortexServer } from '../serve/cortex-server.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -19,6 +19,7 @@ export async function serveCommand(config: LoadedConfig, options: ServeOptions, 
   if (!isLoopbackHost(host) && !token) {
     throw new UsageError(`serving on ${host} would open the API to the network: set CORTEX_API_TOKEN (clients send it as Authorization: Bearer), or serve on 127.0.0.1`);
   }
+  if (token) checkApiToken(token);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${port}`);
   const runtime = await Runtime.start(config, { ...runtimeOptions, sandboxWorkers: config.profile.serve.sandbox_workers, startWithoutLlm: true }, out);
   let server;

@@ -1,7 +1,8 @@
 // Finding session files in the memory/YYYY/MM/DD folders: locate one by id, list recent ones for `cortex sessions`.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { dateFolder, MemoryError, parseSessionId, sessionFileName, SessionFileSchema, type MemoryItem } from './memory-item.js';
+import { lstat, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { areRealFolders, readRegularFile } from '../safe-files.js';
+import { DATE_FOLDER_DEPTH, dateFolder, MemoryError, parseSessionId, sessionFileName, SessionFileSchema, type MemoryItem } from './memory-item.js';
 import { sessionQuestions, type QuestionOutcome } from './session-questions.js';
 
 /** Default number of sessions `cortex sessions` lists, newest first. */
@@ -39,8 +40,10 @@ async function* dateFolders(baseDir: string): AsyncGenerator<string> {
   }
 }
 
+/** A regular file reached through real folders only: a symbolic link planted in memory/ is never followed. */
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  const info = await lstat(path).catch(() => null);
+  return info !== null && info.isFile() && (await areRealFolders(dirname(path), DATE_FOLDER_DEPTH));
 }
 
 /**
@@ -120,9 +123,15 @@ export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_L
 
 /** Reads and validates a session file. @throws MemoryError when it is unreadable or not a list of items. */
 export async function readSessionFile(path: string): Promise<MemoryItem[]> {
+  let text: string;
+  try {
+    text = await readRegularFile(path);
+  } catch (err) {
+    throw new MemoryError(path, `cannot be read: ${(err as Error).message}`, { cause: err });
+  }
   let data: unknown;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    data = JSON.parse(text);
   } catch (err) {
     throw new MemoryError(path, `cannot be read as JSON: ${(err as Error).message}`, { cause: err });
   }

@@ -1,9 +1,10 @@
 // One session's memory file (memory/YYYY/MM/DD/session-<unix>-<uid>.json): items appended and written atomically.
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { ensureRealFolders, replaceFile } from '../safe-files.js';
 import {
+  DATE_FOLDER_DEPTH,
   dateFolder,
   MemoryError,
   parseSessionId,
@@ -42,8 +43,6 @@ function clipJson(value: unknown): unknown {
   if (json === undefined || json.length <= MAX_ITEM_JSON_CHARS) return value;
   return { truncated: true, original_chars: json.length, preview: json.slice(0, MAX_ITEM_JSON_CHARS) };
 }
-
-let tempCounter = 0;
 
 /**
  * A session's memory. Create one with SessionMemory.create (no file until the first item) or
@@ -138,13 +137,11 @@ export class SessionMemory {
   }
 
   private async writeAtomically(): Promise<void> {
-    const temp = `${this.path}.${process.pid}.${++tempCounter}.tmp`;
     try {
-      await mkdir(dirname(this.path), { recursive: true });
-      await writeFile(temp, `${JSON.stringify(this.list, null, 2)}\n`, 'utf8');
-      await rename(temp, this.path);
+      // memory/YYYY/MM/DD: three real folders, never links planted to send the file elsewhere.
+      await ensureRealFolders(dirname(this.path), DATE_FOLDER_DEPTH);
+      await replaceFile(this.path, `${JSON.stringify(this.list, null, 2)}\n`);
     } catch (err) {
-      await unlink(temp).catch(() => undefined);
       throw new MemoryError(this.path, `cannot be written: ${(err as Error).message}`, { cause: err });
     }
   }

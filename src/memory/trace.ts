@@ -1,7 +1,7 @@
 // A session's JSONL trace (session-….trace.jsonl beside the memory file): one line per LLM call, plan, tool call, error, answer.
-import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { MemoryError } from './memory-item.js';
+import { appendRegularFile, ensureRealFolders } from '../safe-files.js';
+import { DATE_FOLDER_DEPTH, MemoryError } from './memory-item.js';
 
 /** Cap on any one string field of a trace line (code, prompts, results), in characters. */
 export const MAX_TRACE_FIELD_CHARS = 20_000;
@@ -71,8 +71,9 @@ export class Trace {
       .catch(() => undefined)
       .then(async () => {
         try {
-          await mkdir(dirname(this.path), { recursive: true });
-          await appendFile(this.path, text, 'utf8');
+          // Beside the session file in memory/YYYY/MM/DD; a link planted there is never written through.
+          await ensureRealFolders(dirname(this.path), DATE_FOLDER_DEPTH);
+          await appendRegularFile(this.path, text);
         } catch (err) {
           throw new MemoryError(this.path, `trace cannot be written: ${(err as Error).message}`, { cause: err });
         }

@@ -3,7 +3,7 @@ import { errorMessage } from '../errors.js';
 import { builtPath } from '../paths.js';
 import { resolveLimits, WORKER_MAX_RUNS } from './limits.js';
 import { prepareCode } from './prepare-code.js';
-import { runOnWorker } from './run-on-worker.js';
+import { cancelledResult, runOnWorker } from './run-on-worker.js';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './types.js';
 import { WorkerProcess } from './worker-process.js';
 
@@ -41,10 +41,27 @@ export class ProcessSandbox implements Sandbox {
     return this.worker?.alive ? this.worker.pid : undefined;
   }
 
+  /** Runs after the runs before it; one whose signal aborts while it waits settles at once and never starts. */
   run(options: SandboxRunOptions): Promise<SandboxResult> {
-    const result = this.queue.then(() => this.runNow(options));
+    let started = false;
+    const result = this.queue.then(() => {
+      started = true;
+      return this.runNow(options);
+    });
     this.queue = result;
-    return result;
+    const { signal } = options;
+    if (!signal) return result;
+    // A started run is awaited to its end (runOnWorker stops it promptly); a waiting one is dropped at once.
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        if (!started) resolve(cancelledResult());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void result.then((value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      });
+    });
   }
 
   async close(): Promise<void> {
@@ -62,6 +79,7 @@ export class ProcessSandbox implements Sandbox {
       if (this.closed) {
         return { ok: false, error: { kind: 'crash', message: 'The sandbox was closed; no code can run.' }, logs: [], calls: [], ms: elapsed() };
       }
+      if (options.signal?.aborted) return cancelledResult();
       const limits = resolveLimits(options.limits);
       const worker = this.acquireWorker();
       worker.runs++;
@@ -85,3 +103,4 @@ export class ProcessSandbox implements Sandbox {
     this.worker = null;
   }
 }
+

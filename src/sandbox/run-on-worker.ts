@@ -4,6 +4,7 @@ import { MAX_APPROVAL_PAUSE_MS, MAX_LOG_CHARS, MAX_LOG_LINES, WORKER_MAX_RSS_MB,
 import { sandboxError } from './error-messages.js';
 import type { WorkerErrorKind, WorkerMessage } from './protocol.js';
 import { ToolProxy } from './tool-proxy.js';
+import type { ToolCaller } from '../mcp/types.js';
 import type { SandboxLimits, SandboxResult, SandboxRunOptions } from './types.js';
 import type { WorkerExit, WorkerProcess } from './worker-process.js';
 
@@ -26,15 +27,41 @@ export interface WorkerRunOutput {
   retire: boolean;
 }
 
-/** Runs prepared code on a worker. Never throws; always settles by the deadline plus the overrun grace. */
+/** The result of a run its question cancelled (nothing reads it but the record of calls). */
+export function cancelledResult(calls: SandboxResult['calls'] = [], logs: string[] = [], ms = 0): SandboxResult {
+  return { ok: false, error: { kind: 'cancelled', message: 'The question was cancelled, so the plan was stopped.' }, logs, calls, ms };
+}
+
+/**
+ * `caller` refusing every call once `ended` has aborted: a call the isolate asks for after its run ended (cancelled,
+ * past the deadline) must never reach a server. A new object delegating to `caller`, whose own state stays its own.
+ */
+function refusingOnceEnded(caller: ToolCaller, ended: AbortSignal): ToolCaller {
+  const refused = () => Promise.reject(new Error('the run had ended, so the call was not made'));
+  const read = caller.readResource?.bind(caller);
+  const approve = caller.approve?.bind(caller);
+  return {
+    callTool: (server, tool, args, callOptions) => (ended.aborted ? refused() : caller.callTool(server, tool, args, callOptions)),
+    ...(read ? { readResource: (uri: string, callOptions?: Parameters<typeof read>[1]) => (ended.aborted ? refused() : read(uri, callOptions)) } : {}),
+    ...(approve ? { approve } : {}),
+  };
+}
+
+/**
+ * Runs prepared code on a worker. Never throws; always settles by the deadline plus the overrun grace. When
+ * `options.signal` aborts (the question was cancelled) the host refuses every further call at once, abandons the
+ * calls in flight, SIGKILLs the worker and settles once it has exited (`retire` is then true), so no part of the
+ * plan outlives the settled promise.
+ */
 export function runOnWorker({ worker, runId, code, options, limits, startedAt }: WorkerRunInput): Promise<WorkerRunOutput> {
   let pauseDeadline: () => () => void = () => () => undefined;
   const runEnded = new AbortController();
+  const question = options.signal;
   // Each call in flight listens for the run's end (twice, with its own timeout); refused calls never do.
   setMaxListeners(2 * limits.maxToolCalls + 10, runEnded.signal);
   const proxy = new ToolProxy({
     tools: options.tools,
-    caller: options.caller,
+    caller: refusingOnceEnded(options.caller, runEnded.signal),
     maxToolCalls: limits.maxToolCalls,
     toolTimeoutMs: limits.toolTimeoutMs,
     // Moved later by the time the clock stood still for approvals (pauseDeadline below).
@@ -45,6 +72,8 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
   });
   const logs = new LogBuffer();
   let cancelled = false;
+  /** The question was cancelled: the run ends as 'cancelled' whatever the worker still reports. */
+  let questionCancelled = false;
 
   return new Promise<WorkerRunOutput>((resolve) => {
     let settled = false;
@@ -54,11 +83,17 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       clearTimeout(deadlineTimer);
       clearTimeout(killTimer);
       clearTimeout(pauseLimit);
+      clearTimeout(cancelTimer);
       unsubscribe();
+      question?.removeEventListener('abort', onQuestionAbort);
       runEnded.abort();
       proxy.finishRecords();
       const ms = Math.round(performance.now() - startedAt);
       const base = { logs: logs.lines, calls: proxy.calls, ms };
+      if (questionCancelled) {
+        resolve({ result: cancelledResult(proxy.calls, logs.lines, ms), retire: true });
+        return;
+      }
       if (kind === null) {
         resolve({ result: { ok: true, value: detail, ...base }, retire });
         return;
@@ -117,8 +152,25 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       };
     };
 
+    // Cancelled: no further call is made (the caller refuses, calls in flight are abandoned), and the worker is
+    // killed rather than asked to stop, so nothing of the plan keeps running; the run settles when it has exited.
+    let cancelTimer: NodeJS.Timeout | undefined;
+    const onQuestionAbort = () => {
+      if (settled || questionCancelled) return;
+      questionCancelled = true;
+      runEnded.abort();
+      clearTimeout(deadlineTimer);
+      clearTimeout(killTimer);
+      clearTimeout(pauseLimit);
+      worker.kill();
+      // SIGKILL ends a process at once; the timer only bounds the wait should the exit event never come.
+      cancelTimer = setTimeout(() => finish('cancelled', '', true), WORKER_OVERRUN_GRACE_MS);
+    };
+
     const onMessage = (message: WorkerMessage) => {
       if (message.runId !== runId || settled) return;
+      // After the run ended (cancelled, past its deadline) the isolate's calls are not even looked at.
+      if (runEnded.signal.aborted && message.type === 'toolCall') return;
       switch (message.type) {
         case 'log':
           logs.add(message.line);
@@ -151,6 +203,11 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
       else finish('crash', `the worker process ended (${how})${lastLine(exit.stderrTail)}`, true);
     };
     const unsubscribe = worker.listen({ message: onMessage, exit: onExit });
+    if (question?.aborted) {
+      onQuestionAbort();
+      return;
+    }
+    question?.addEventListener('abort', onQuestionAbort, { once: true });
 
     const sent = worker.send({
       type: 'run',

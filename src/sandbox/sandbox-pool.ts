@@ -1,5 +1,6 @@
 // A pool of worker-backed sandboxes, so concurrent questions (`cortex serve`, `cortex mcp`) run their plans side by side.
 import { createSandbox, type CreateSandboxOptions, type ProcessSandbox } from './create-sandbox.js';
+import { cancelledResult } from './run-on-worker.js';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './types.js';
 
 /** Upper bound on the pool size: each worker is a Node process of roughly 40 MB. */
@@ -14,7 +15,8 @@ export interface SandboxPoolOptions extends CreateSandboxOptions {
 /**
  * A Sandbox that runs each plan on an idle createSandbox() instance, starting up to `size` of them; when all
  * are busy a run waits for the next to free up. The waiting list is bounded by the callers: the server admits
- * at most `serve.max_concurrent` questions, each with one plan running at a time. `run()` never throws.
+ * at most `serve.max_concurrent` questions, each with one plan running at a time. A run whose signal aborts while
+ * it waits leaves the list at once (settling as cancelled). `run()` never throws.
  */
 export function createSandboxPool({ size, ...options }: SandboxPoolOptions): Sandbox {
   const limit = Math.max(1, Math.min(MAX_SANDBOX_WORKERS, Math.floor(size)));
@@ -23,7 +25,8 @@ export function createSandboxPool({ size, ...options }: SandboxPoolOptions): San
   const waiting: Array<(sandbox: ProcessSandbox) => void> = [];
   let closed = false;
 
-  const acquire = (): Promise<ProcessSandbox> => {
+  /** An idle sandbox, or null when `signal` aborted first (the run is dropped from the waiting list). */
+  const acquire = (signal: AbortSignal | undefined): Promise<ProcessSandbox | null> => {
     const free = idle.pop();
     if (free) return Promise.resolve(free);
     if (all.length < limit) {
@@ -31,7 +34,19 @@ export function createSandboxPool({ size, ...options }: SandboxPoolOptions): San
       all.push(sandbox);
       return Promise.resolve(sandbox);
     }
-    return new Promise((resolve) => waiting.push(resolve));
+    return new Promise((resolve) => {
+      const take = (sandbox: ProcessSandbox) => {
+        signal?.removeEventListener('abort', drop);
+        resolve(sandbox);
+      };
+      const drop = () => {
+        const at = waiting.indexOf(take);
+        if (at >= 0) waiting.splice(at, 1);
+        resolve(null);
+      };
+      waiting.push(take);
+      signal?.addEventListener('abort', drop, { once: true });
+    });
   };
   const release = (sandbox: ProcessSandbox) => {
     const next = waiting.shift();
@@ -42,7 +57,9 @@ export function createSandboxPool({ size, ...options }: SandboxPoolOptions): San
   return {
     async run(runOptions: SandboxRunOptions): Promise<SandboxResult> {
       if (closed) return { ok: false, error: { kind: 'crash', message: 'The sandbox was closed; no code can run.' }, logs: [], calls: [], ms: 0 };
-      const sandbox = await acquire();
+      if (runOptions.signal?.aborted) return cancelledResult();
+      const sandbox = await acquire(runOptions.signal);
+      if (!sandbox) return cancelledResult();
       try {
         return await sandbox.run(runOptions);
       } finally {

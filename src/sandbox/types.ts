@@ -32,7 +32,9 @@ export type SandboxErrorKind =
   | 'call_cap'
   | 'tool_error'
   | 'output_limit'
-  | 'crash';
+  | 'crash'
+  /** The question was cancelled (its signal aborted); the plan was stopped. */
+  | 'cancelled';
 
 /** Why a reply was refused before anything ran. */
 export type ReplyProblem =
@@ -90,6 +92,11 @@ export interface SandboxRunOptions {
   limits?: Partial<SandboxLimits>;
   /** Called as each tool call starts and ends, for the live display. */
   onToolCall?: (event: { phase: 'start' | 'end'; record: ToolCallRecord }) => void;
+  /**
+   * The question's signal. Once it aborts no further tool call is made, the plan's worker is killed, and run()
+   * settles with error kind 'cancelled' after the plan has ended; a run still waiting for its turn never starts.
+   */
+  signal?: AbortSignal;
 }
 
 /** Runs solve() in an isolate held by a disposable worker process. */

@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { UsageError } from '../errors.js';
 import { ApiError } from './api-error.js';
 import { isToolFetch } from '../net/host-name-policy.js';
 
@@ -23,8 +24,33 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(host) === 4 && host.startsWith('127.');
 }
 
-function hostName(hostHeader: string): string {
-  return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.replace(/:\d+$/, '');
+/** A Host header: a bracketed IPv6 address or a name/IPv4 address, then at most a port; anything else is no host. */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[^[\]:\s]+)(?::\d{1,5})?$/i;
+
+/** The host part of a Host header, lower-cased; null when the header is not exactly a host and an optional port. */
+export function hostName(hostHeader: string): string | null {
+  const match = HOST_HEADER.exec(hostHeader);
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+/** The key a client's connections are counted under: its address, or the first 64 bits (the network) of an IPv6 one. */
+export function clientKey(address = ''): string {
+  if (!address.includes(':') || address.startsWith('::ffff:')) return address;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** Shortest API token accepted: 16 random characters is 64 bits or more, past guessing over a network. */
+export const MIN_TOKEN_CHARS = 16;
+
+/** @throws UsageError when `token` is too short to stand between the network and the API. */
+export function checkApiToken(token: string): void {
+  if (token.length < MIN_TOKEN_CHARS) {
+    throw new UsageError(`CORTEX_API_TOKEN is ${token.length} characters; use at least ${MIN_TOKEN_CHARS} random ones (e.g. the output of \`openssl rand -hex 16\`)`);
+  }
 }
 
 function sameToken(given: string, expected: string): boolean {
@@ -42,7 +68,8 @@ export function checkAccess(req: IncomingMessage, policy: AccessPolicy, { needsT
   // Our own web tools never reach this API, whatever the network policy lets them fetch.
   if (isToolFetch(req.headers)) throw new ApiError(403, 'tool_fetch_refused', "Cortex-R's web tools may not call its own API");
   const host = req.headers.host ?? '';
-  if (policy.loopback && !isLoopbackHost(hostName(host))) {
+  const name = hostName(host);
+  if (policy.loopback && (name === null || !isLoopbackHost(name))) {
     throw new ApiError(421, 'wrong_host', `this server answers only to loopback host names, not "${host}"`);
   }
   const cors: Record<string, string> = {};

@@ -27,9 +27,18 @@ const STATUS_BY_CODE: Record<string, number> = {
   embedding: 502,
 };
 
-/** The HTTP form of any error: status, `{error: {code, message}}` and headers. */
+/**
+ * The HTTP form of any error: status, `{error: {code, message}}` and headers. An error that is not ours to explain
+ * (a failed system call) says only that it happened: its message may hold paths on this machine, so it goes to
+ * the server's log (see internalDetail) and never to the client.
+ */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof CortexError) return new ApiError(STATUS_BY_CODE[err.code] ?? 500, err.code, err.message, {}, { cause: err });
-  return new ApiError(500, 'internal', `internal error: ${errorMessage(err)}`, {}, { cause: err });
+  return new ApiError(500, 'internal', 'internal error (the server log has the details)', {}, { cause: err });
+}
+
+/** For the server's log: what an 'internal' error hides from the client, else null. */
+export function internalDetail(error: ApiError): string | null {
+  return error.code === 'internal' ? errorMessage(error.cause) : null;
 }

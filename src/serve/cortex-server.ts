@@ -3,12 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { Runtime } from '../cli/runtime.js';
-import { checkAccess, isLoopbackHost, PREFLIGHT_HEADERS, type AccessPolicy } from './access-policy.js';
-import { ApiError } from './api-error.js';
+import { checkAccess, checkApiToken, clientKey, isLoopbackHost, PREFLIGHT_HEADERS, type AccessPolicy } from './access-policy.js';
+import { ApiError, internalDetail, toApiError } from './api-error.js';
 import { handleAsk } from './ask-route.js';
 import { passageRoute } from './passages.js';
 import { createDocumentsRoute } from './documents-route.js';
 import { sendError, sendJson } from './http-io.js';
+import { decodeUrlPart, loggedTarget } from './http-input.js';
 import { QuestionSlots } from './question-slots.js';
 import { getSessionRoute, listSessionsRoute } from './sessions-route.js';
 import { isPagePath, sendPageFile } from './static-page.js';
@@ -23,6 +24,14 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const SHUTDOWN_WAIT_MS = 5_000;
 /** Open connections at most; more are refused at once, so a flood cannot exhaust file descriptors. */
 export const MAX_CONNECTIONS = 512;
+/**
+ * Open connections from one client address (an IPv6 /64 counts as one) on a server bound beyond loopback: a browser
+ * opens 6 per host, so this leaves room for many pages and scripts, while 8 such clients are needed to fill
+ * MAX_CONNECTIONS. On loopback every client is this machine, so only MAX_CONNECTIONS applies.
+ */
+export const MAX_CONNECTIONS_PER_ADDRESS = 64;
+/** How often connections are checked against the header and request timeouts (Node's default is 30 s). */
+const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 
 /** Options of startCortexServer(). */
 export interface CortexServerOptions {
@@ -49,6 +58,7 @@ export interface CortexServer {
 /** Starts the HTTP API and the page on host:port. @throws the listen error (e.g. EADDRINUSE). */
 export async function startCortexServer({ runtime, config, host, port, token, log = () => {} }: CortexServerOptions): Promise<CortexServer> {
   const serve = config.profile.serve;
+  if (token !== undefined) checkApiToken(token);
   const policy: AccessPolicy = { loopback: isLoopbackHost(host), ...(token ? { token } : {}), allowedOrigins: serve.allowed_origins };
   const slots = new QuestionSlots(serve.max_concurrent);
   const documents = createDocumentsRoute({ config, maxUploadBytes: serve.max_upload_bytes });
@@ -83,7 +93,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     }
     if (path.startsWith('/v1/sessions/')) {
       allow('GET');
-      return getSessionRoute(res, config.paths.memory, decodeURIComponent(path.slice('/v1/sessions/'.length)), headers);
+      return getSessionRoute(res, config.paths.memory, decodeUrlPart(path.slice('/v1/sessions/'.length), 'the session id'), headers);
     }
     if (path === '/v1/servers') {
       allow('GET');
@@ -100,16 +110,22 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     throw new ApiError(404, 'not_found', `no such endpoint: ${method} ${path}`);
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_INTERVAL_MS }, (req, res) => {
     const started = performance.now();
-    res.on('finish', () => log(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - started)} ms`));
+    // The log never shows a query value that looks like a secret (a token sent as ?token= is refused, not recorded).
+    res.on('finish', () => log(`${req.method} ${loggedTarget(req.url)} ${res.statusCode} ${Math.round(performance.now() - started)} ms`));
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://localhost');
     } catch {
       return sendError(req, res, new ApiError(400, 'bad_request', 'malformed request path'));
     }
-    route(req, res, url).catch((err: unknown) => sendError(req, res, err));
+    route(req, res, url).catch((err: unknown) => {
+      const error = toApiError(err);
+      const detail = internalDetail(error);
+      if (detail !== null) log(`${req.method} ${url.pathname}: internal error: ${detail}`);
+      sendError(req, res, error);
+    });
   });
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -117,6 +133,21 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
   server.maxConnections = MAX_CONNECTIONS;
   // A client that resets its connection mid-request must not take the server down.
   server.on('clientError', (_err, socket) => socket.destroy());
+  // Before any request is read (so before the token is checked), one client cannot hold every connection.
+  if (!policy.loopback) {
+    const open = new Map<string, number>();
+    server.on('connection', (socket) => {
+      const key = clientKey(socket.remoteAddress);
+      const count = (open.get(key) ?? 0) + 1;
+      if (count > MAX_CONNECTIONS_PER_ADDRESS) return void socket.destroy();
+      open.set(key, count);
+      socket.once('close', () => {
+        const left = (open.get(key) ?? 1) - 1;
+        if (left > 0) open.set(key, left);
+        else open.delete(key);
+      });
+    });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

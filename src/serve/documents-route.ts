@@ -1,38 +1,100 @@
 // GET and POST /v1/documents: list the documents folder; upload one file into it and index it at once.
-import { rm } from 'node:fs/promises';
+import { link, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
+import { createExtractor } from '../rag/extract/create-extractor.js';
+import { createSafeFetch } from '../rag/extract/safe-fetch.js';
 import { indexFailures } from './passages.js';
 import { indexFolder, indexOptionsForProfile, type ProfileIndexOptions } from '../rag/index-folder.js';
 import type { IndexSummary } from '../rag/index/index-documents.js';
 import { scanDocuments } from '../rag/index/scan-documents.js';
 import { ApiError } from './api-error.js';
 import { sendJson } from './http-io.js';
-import { checkUploadName, saveUpload } from './upload-document.js';
+import { checkWriteRequest, queryValue } from './http-input.js';
+import { checkUploadName, saveUpload, storedName, tempPathFor } from './upload-document.js';
 
 /** Files listed by GET /v1/documents at most. */
 const MAX_LISTED_DOCUMENTS = 1_000;
 
-/** The documents endpoints of one server: uploads are indexed one after another. */
+const nameTaken = (name: string) => new ApiError(409, 'name_taken', `documents/${name} is a folder`);
+const isFolderError = (err: NodeJS.ErrnoException) => err.code === 'EISDIR' || err.code === 'ENOTEMPTY' || err.code === 'EEXIST' || err.code === 'EPERM';
+
+/** The documents endpoints of one server: uploads are read, swapped in and indexed one after another. */
 export function createDocumentsRoute({ config, maxUploadBytes }: { config: LoadedConfig; maxUploadBytes: number }) {
   const { documents: documentsDir, faissIndex: indexDir } = config.paths;
   let settings: Promise<ProfileIndexOptions> | undefined;
   let chain: Promise<unknown> = Promise.resolve();
 
-  const index = async (name: string): Promise<{ summary: IndexSummary; chunks: number; failure?: string }> => {
-    // The same settings as `cortex index`, made once and kept; a failure (a model not reachable yet) is retried on the next upload.
-    settings ??= indexOptionsForProfile(config).catch((err: unknown) => {
+  // The same settings as `cortex index`, made once and kept; a failure (a model not reachable yet) is retried on the next upload.
+  const indexSettings = (): Promise<ProfileIndexOptions> =>
+    (settings ??= indexOptionsForProfile(config).catch((err: unknown) => {
       settings = undefined;
       throw err;
-    });
+    }));
+
+  const index = async (name: string): Promise<{ summary: IndexSummary; chunks: number; failure?: string }> => {
     let chunks = 0;
     const summary = await indexFolder({
-      ...(await settings),
+      ...(await indexSettings()),
       onProgress: (event) => {
         if (event.phase === 'file' && event.file === name) chunks = event.chunks;
       },
     });
     return { summary, chunks, failure: summary.failed.find((f) => f.file === name)?.reason };
+  };
+
+  /** Reads `temp` as the indexer would; the reason it cannot be read, or null. */
+  const unreadable = async (temp: string): Promise<string | null> => {
+    const { allowPrivateAddresses, captioner } = await indexSettings();
+    const extractor = createExtractor({
+      documentsDir,
+      fetchUrl: createSafeFetch({ allowPrivateAddresses }),
+      ...(captioner ? { images: { captioner, cacheDir: indexDir } } : {}),
+    });
+    try {
+      const read = await extractor.extract(temp);
+      return read.ok ? null : `${read.reason}: ${read.message}`;
+    } finally {
+      await extractor.close();
+    }
+  };
+
+  /**
+   * Puts the uploaded `temp` in place of documents/<name> and indexes it. The upload is read first: a file the
+   * indexer cannot read changes nothing. Should indexing still fail, the previous file (kept as a hard link until
+   * then) goes back and the folder is indexed again, so the index matches it as before.
+   */
+  const replace = async (temp: string, requested: string) => {
+    const name = await storedName(documentsDir, requested);
+    const problem = await unreadable(temp);
+    if (problem !== null) throw new ApiError(422, 'unreadable_document', `${name} could not be read, so nothing was changed: ${problem}`);
+    const path = join(documentsDir, name);
+    const previous = tempPathFor(documentsDir, name, 'previous');
+    const hadPrevious = await link(path, previous).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return false;
+        throw isFolderError(err) ? nameTaken(name) : err;
+      },
+    );
+    try {
+      await rename(temp, path).catch((err: NodeJS.ErrnoException) => {
+        throw isFolderError(err) ? nameTaken(name) : err;
+      });
+      try {
+        const { summary, chunks, failure } = await index(name);
+        if (failure !== undefined) throw new ApiError(422, 'unreadable_document', `${name} could not be indexed, so the previous file was kept: ${failure}`);
+        return { name, summary, chunks };
+      } catch (err) {
+        if (hadPrevious) await rename(previous, path);
+        else await rm(path, { force: true });
+        await index(name).catch(() => undefined);
+        throw err;
+      }
+    } finally {
+      await rm(previous, { force: true });
+    }
   };
 
   return {
@@ -54,20 +116,22 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
     },
 
     /**
-     * POST /v1/documents?name=<file>: the raw body becomes documents/<file> (replacing one of that name), then the
-     * folder is indexed. 201 with the chunk count; 422 (and the file removed) when the indexer cannot read it.
+     * POST /v1/documents?name=<file>: the raw body replaces documents/<file> (or the file whose name differs only in
+     * case or Unicode form) once it has been read, then the folder is indexed. 201 with the stored name and chunk
+     * count; 422, with the previous file and its index as they were, when the indexer cannot read it.
      */
     async upload(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>, url: URL): Promise<void> {
-      const name = checkUploadName(url.searchParams.get('name'));
-      const saved = await saveUpload({ req, documentsDir, name, maxBytes: maxUploadBytes });
-      const run = chain.then(() => index(name));
-      chain = run.catch(() => undefined);
-      const { summary, chunks, failure } = await run;
-      if (failure !== undefined) {
-        await rm(saved.path, { force: true });
-        throw new ApiError(422, 'unreadable_document', `${name} could not be indexed, so it was not kept: ${failure}`);
+      checkWriteRequest(req);
+      const requested = checkUploadName(queryValue(url, 'name'));
+      const { temp, bytes } = await saveUpload({ req, documentsDir, name: requested, maxBytes: maxUploadBytes });
+      try {
+        const run = chain.then(() => replace(temp, requested));
+        chain = run.catch(() => undefined);
+        const { name, summary, chunks } = await run;
+        sendJson(res, 201, { name, bytes, chunks, index: { chunks: summary.chunks, ms: summary.ms } }, headers);
+      } finally {
+        await rm(temp, { force: true });
       }
-      sendJson(res, 201, { name, bytes: saved.bytes, chunks, index: { chunks: summary.chunks, ms: summary.ms } }, headers);
     },
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
+import type { SandboxResult } from '../../src/sandbox/types.js';
 import { MAX_NEWEST_RESULT_CHARS } from '../../src/agent/decision.js';
 import type { AgentEvent, AgentOptions } from '../../src/agent/types.js';
 import { LlmRequestError } from '../../src/errors.js';
@@ -310,15 +311,43 @@ describe('runAgent', () => {
   it('ends cleanly with status cancelled when the signal aborts during solve()', async () => {
     const controller = new AbortController();
     const { memory, run } = setup([perceptionJson(['math']), plan('slow')], [
-      () => {
+      (options) => {
+        // As the real sandbox does: the run takes the question's signal and ends when it aborts.
+        const ended = new Promise<SandboxResult>((resolve) =>
+          options.signal!.addEventListener('abort', () => resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' }, logs: [], calls: [], ms: 0 })),
+        );
         controller.abort();
-        return new Promise(() => undefined);
+        return ended;
       },
     ], { signal: controller.signal });
     const result = await run();
     expect(result).toMatchObject({ status: 'cancelled', answer: null, steps: [] });
     expect(result.reason).toMatch(/Cancelled during step 1/);
     expect((await traceLines(memory.tracePath)).at(-1)).toMatchObject({ type: 'cancelled' });
+  });
+
+  it('passes the question\'s signal to the sandbox and ends only with the plan, keeping the calls it made', async () => {
+    const controller = new AbortController();
+    const order: string[] = [];
+    const call = { tool: 'add', server: 'math', args: { a: 1, b: 2 }, ok: true, ms: 1 };
+    const { memory, run } = setup([perceptionJson(['math']), plan('slow')], [
+      (options) =>
+        new Promise<SandboxResult>((resolve) => {
+          options.signal!.addEventListener('abort', () => {
+            order.push('sandbox saw the abort');
+            // The plan takes a turn of the event loop to stop, as a killed worker does.
+            setImmediate(() => {
+              order.push('plan ended');
+              resolve({ ok: false, error: { kind: 'cancelled', message: 'cancelled' }, logs: [], calls: [call], ms: 0 });
+            });
+          });
+          controller.abort();
+        }),
+    ], { signal: controller.signal });
+    const result = await run();
+    order.push(`run ${result.status}`);
+    expect(order).toEqual(['sandbox saw the abort', 'plan ended', 'run cancelled']);
+    expect(memory.items.filter((i) => i.type === 'tool_call').map((i) => i.tool_name)).toEqual(['add']);
   });
 
   it('does not start when the signal is already aborted', async () => {

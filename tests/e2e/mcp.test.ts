@@ -8,6 +8,9 @@ import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { tempProject } from './ask-harness.js';
 import { ollamaEnv, startPlanningLlm } from './serve-harness.js';
 
+/** Requests made while waiting for the server's stderr to show a line; each awaits a real answer, no timers. */
+const MAX_ROUND_TRIPS = 1_000;
+
 describe('cortex mcp (the SDK client over stdio, real servers and sandbox)', () => {
   let llm: FakeLlmServer;
   let client: Client;
@@ -68,5 +71,14 @@ describe('cortex mcp (the SDK client over stdio, real servers and sandbox)', () 
     // Had anything but JSON-RPC reached stdout, the client would have failed to parse it and closed.
     expect((await client.listTools()).tools).toHaveLength(1);
     expect(stderr).toMatch(/model: /);
+  });
+
+  it('answers a message over 10 MB with an error and keeps serving', async () => {
+    const huge = client.callTool({ name: 'ask', arguments: { question: 'x'.repeat(11 * 2 ** 20) } });
+    await expect(huge).rejects.toThrow(/larger than 10 MB was dropped/);
+    expect((await client.listTools()).tools).toHaveLength(1);
+    // stderr is a pipe of its own: a few more round trips let its line arrive.
+    for (let i = 0; i < MAX_ROUND_TRIPS && !stderr.includes('cortex mcp: a message larger than 10 MB was dropped'); i++) await client.listTools();
+    expect(stderr).toMatch(/cortex mcp: a message larger than 10 MB was dropped/);
   });
 });

@@ -1,9 +1,10 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtPath } from '../../src/paths.js';
+import { builtPath, PROJECT_ROOT } from '../../src/paths.js';
+import { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from '../../src/serve/cortex-server.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fenced, MATH_SERVER_YAML, tempProject } from './ask-harness.js';
@@ -34,6 +35,28 @@ function rawRequest(url: string, options: { method?: string; path: string; heade
     } else {
       req.end(options.body);
     }
+  });
+}
+
+/** A connection from `localAddress` that sends nothing; resolves once it connected or was closed. */
+function idleConnection(url: string, localAddress: string): Promise<{ close: () => void; closed: Promise<void> }> {
+  const { port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress });
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    const handle = { close: () => socket.destroy(), closed };
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve(handle));
+    socket.once('close', () => resolve(handle));
+  });
+}
+
+/** Resolves once `count` of `promises` have settled. */
+function settledCount(promises: Array<Promise<void>>, count: number): Promise<void> {
+  let settled = 0;
+  return new Promise((resolve) => {
+    if (count <= 0) resolve();
+    for (const p of promises) void p.then(() => ++settled === count && resolve());
   });
 }
 
@@ -225,6 +248,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
   it('indexes an uploaded document and answers a question about it', async () => {
     const upload = await fetch(`${serve.url}/v1/documents?name=${encodeURIComponent('launch notes.md')}`, {
       method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
       body: '# Launch notes\n\nThe launch code of the Zephyr probe is ZEBRA-42. It was chosen by the mission board.\n',
     });
     expect(upload.status).toBe(201);
@@ -242,9 +266,20 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     const outside = join(project.root, 'outside.md');
     writeFileSync(outside, 'untouched');
     symlinkSync(outside, join(project.documentsDir, 'link.md'));
-    const post = (name: string, body: string | Buffer = 'some text') => fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body });
+    const post = (name: string, body: string | Buffer = 'some text') =>
+      fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
 
-    for (const name of ['../escape.md', 'sub/escape.md', '..', '.hidden.md', 'x\u0000.md']) expect((await post(name)).status).toBe(400);
+    for (const name of ['../escape.md', 'sub/escape.md', '..', '.hidden.md', 'x\u0000.md', 'report\u202Egnp.md', `${'é'.repeat(150)}.md`]) {
+      const refused = await post(name);
+      expect(refused.status).toBe(400);
+      expect((await jsonOf(refused)).error.message).not.toContain(project.root);
+    }
+    // Neither a malformed escape nor a form-like request is a server error, nor writes a file.
+    expect((await rawRequest(serve.url, { path: '/v1/documents?name=%E0%A4%A.md', headers: { 'content-type': 'application/octet-stream' }, body: 'x' })).status).toBe(400);
+    expect((await rawRequest(serve.url, { method: 'GET', path: '/v1/sessions/%ZZ' })).status).toBe(400);
+    expect((await rawRequest(serve.url, { path: '/v1/documents?name=plain.md', body: 'no type given' })).status).toBe(415);
+    expect((await fetch(`${serve.url}/v1/documents?name=form.md`, { method: 'POST', body: 'a form' })).status).toBe(415);
+    expect(existsSync(join(project.documentsDir, 'plain.md')) || existsSync(join(project.documentsDir, 'form.md'))).toBe(false);
     expect((await post('tool.exe')).status).toBe(415);
     expect((await post('big.md', Buffer.alloc(9_000, 0x61))).status).toBe(413);
     expect(existsSync(join(project.root, 'escape.md'))).toBe(false);
@@ -254,22 +289,54 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     expect(readFileSync(outside, 'utf8')).toBe('untouched');
     expect(lstatSync(join(project.documentsDir, 'link.md')).isFile()).toBe(true);
   });
+
+  it('keeps the previous file and its index exactly as they were when an upload cannot be read', async () => {
+    const post = (name: string, body: string | Buffer) =>
+      fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    const good = readFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'docs', 'two-pages.pdf'));
+    expect((await post('brief.pdf', good)).status).toBe(201);
+    const indexDir = join(project.root, 'faiss_index');
+    const snapshot = () => Object.fromEntries(readdirSync(indexDir).sort().map((f) => [f, readFileSync(join(indexDir, f)).toString('base64')]));
+    const before = snapshot();
+
+    const refused = await post('brief.pdf', 'this is not a PDF at all');
+    expect(refused.status).toBe(422);
+    expect((await jsonOf(refused)).error.code).toBe('unreadable_document');
+    expect(readFileSync(join(project.documentsDir, 'brief.pdf')).equals(good)).toBe(true);
+    expect(snapshot()).toEqual(before);
+    expect(readdirSync(project.documentsDir).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+
+  it('stores the NFC and NFD spellings and the case variants of a name as one file', async () => {
+    const post = (name: string, body: string) =>
+      fetch(`${serve.url}/v1/documents?name=${encodeURIComponent(name)}`, { method: 'POST', body, headers: { 'content-type': 'application/octet-stream' } });
+    const nfd = 'Cafe\u0301 menu.md';
+    expect(await jsonOf(post(nfd, '# Menu\n\nCoffee.\n'))).toMatchObject({ name: 'Caf\u00e9 menu.md' });
+    expect(await jsonOf(post('caf\u00c9 MENU.md', '# Menu\n\nTea.\n'))).toMatchObject({ name: 'Caf\u00e9 menu.md' });
+    const names = readdirSync(project.documentsDir).filter((f) => f.toLowerCase().includes('menu'));
+    expect(names).toEqual(['Caf\u00e9 menu.md']);
+    expect(readFileSync(join(project.documentsDir, names[0]!), 'utf8')).toContain('Tea.');
+  });
 });
 
 describe('cortex serve access rules', () => {
-  it('refuses to serve beyond loopback without CORTEX_API_TOKEN', async () => {
+  it('refuses to serve beyond loopback without CORTEX_API_TOKEN, or with one too short to guess', async () => {
     const { profile } = tempProject();
     const env = { ...process.env };
     delete env.CORTEX_API_TOKEN;
     const run = await runCli(['--profile', profile, 'serve', '--host', '0.0.0.0', '--port', '0'], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/CORTEX_API_TOKEN/);
+    const short = await runCli(['--profile', profile, 'serve', '--host', '0.0.0.0', '--port', '0'], { env: { ...env, CORTEX_API_TOKEN: 'x' } });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/CORTEX_API_TOKEN is 1 characters; use at least 16/);
   });
 
   it('asks for the bearer token on every API call when bound beyond loopback', async () => {
     const llm = await startPlanningLlm();
     const { profile } = tempProject();
-    const serve = await startServe(profile, { ...ollamaEnv(llm.url), CORTEX_API_TOKEN: 'sesame-123' }, ['--host', '0.0.0.0']);
+    const token = 'sesame-123-open-4567';
+    const serve = await startServe(profile, { ...ollamaEnv(llm.url), CORTEX_API_TOKEN: token }, ['--host', '0.0.0.0']);
     try {
       const url = serve.url.replace('0.0.0.0', '127.0.0.1');
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -278,8 +345,23 @@ describe('cortex serve access rules', () => {
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
       expect((await fetch(`${url}/v1/servers`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
       expect((await ask(url, { question: TWO_STEP_QUESTION }, { sse: false })).status).toBe(401);
-      const answered = await ask(url, { question: TWO_STEP_QUESTION }, { sse: false, headers: { authorization: 'Bearer sesame-123' } });
+      const answered = await ask(url, { question: TWO_STEP_QUESTION }, { sse: false, headers: { authorization: `Bearer ${token}` } });
       expect(await jsonOf(answered)).toMatchObject({ status: 'answered', answer: '131' });
+      // A token sent in the query string is refused, and not written to the request log either.
+      expect((await fetch(`${url}/v1/servers?token=${token}`)).status).toBe(401);
+      await pollUntil(async () => (await fetch(`${url}/healthz`), serve.stderr()), (log) => log.includes('/v1/servers?token=[hidden] 401'));
+      expect(serve.stderr()).not.toContain(token);
+
+      // One client holding idle connections (here from 127.0.0.2) cannot lock out another, token or not.
+      const idle = await Promise.all(Array.from({ length: MAX_CONNECTIONS + 8 }, () => idleConnection(url, '127.0.0.2')));
+      try {
+        // The server closes every connection of that client past its share.
+        await settledCount(idle.map((c) => c.closed), idle.length - MAX_CONNECTIONS_PER_ADDRESS);
+        // On a new connection: fetch would reuse one it opened before.
+        expect((await rawRequest(url, { method: 'GET', path: '/v1/servers', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      } finally {
+        for (const s of idle) s.close();
+      }
     } finally {
       expect(await serve.stop()).toBe(0);
       await llm.close();

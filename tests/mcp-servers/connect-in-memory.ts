@@ -2,7 +2,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
 
 /** A connected client plus a close() that ends both sides. */
 export interface InMemoryConnection {
@@ -12,10 +13,14 @@ export interface InMemoryConnection {
   close(): Promise<void>;
 }
 
-/** Connects a new SDK Client to `server`; lists tools once so the client validates structured output as real clients do. */
-export async function connectInMemory(server: McpServer): Promise<InMemoryConnection> {
+/**
+ * Connects a new SDK Client to `server`; lists tools once so the client validates structured output as real clients do.
+ * `roots`: folders the client offers through roots/list, as Cortex-R does (none: no roots capability).
+ */
+export async function connectInMemory(server: McpServer, { roots }: { roots?: string[] } = {}): Promise<InMemoryConnection> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'cortex-r-test', version: '0.0.0' });
+  const client = new Client({ name: 'cortex-r-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: false } } } : {});
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((p) => ({ uri: pathToFileURL(p).href })) }));
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   await client.listTools();
   return {

@@ -1,9 +1,9 @@
 // create_thumbnail through a real SDK Client: real images written to a temp folder, and every way the input can be wrong.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { Jimp } from 'jimp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMathServer } from '../../mcp-servers/math/build-server.js';
@@ -14,13 +14,16 @@ const RED = 0xff0000ff;
 
 let conn: InMemoryConnection;
 let dir: string;
+let outside: string;
 beforeAll(async () => {
-  conn = await connectInMemory(buildMathServer());
   dir = await mkdtemp(join(tmpdir(), 'cortex-thumb-'));
+  outside = await mkdtemp(join(tmpdir(), 'cortex-thumb-outside-'));
+  conn = await connectInMemory(buildMathServer(), { roots: [dir] });
 });
 afterAll(async () => {
   await conn.close();
   await rm(dir, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
 });
 
 /** Writes a solid red image of the given size and format into the temp folder. */
@@ -36,6 +39,40 @@ async function thumbnailError(imagePath: string): Promise<string> {
   expect(res.isError, textOf(res)).toBe(true);
   return textOf(res);
 }
+
+describe('create_thumbnail confined to the client\'s roots', () => {
+  it('refuses an image outside the roots, also when reached through a link inside them, and writes nothing', async () => {
+    const image = new Jimp({ width: 8, height: 8, color: RED });
+    await writeFile(join(outside, 'private.png'), await image.getBuffer('image/png'));
+    expect(await thumbnailError(join(outside, 'private.png'))).toMatch(/^not allowed: .* is outside the folders this server may use/);
+    await symlink(join(outside, 'private.png'), join(dir, 'link.png'));
+    expect(await thumbnailError(join(dir, 'link.png'))).toMatch(/^not allowed/);
+    expect(await thumbnailError(join(dir, '..', basename(outside), 'private.png'))).toMatch(/^not allowed/);
+    expect(await readdir(outside)).toEqual(['private.png']);
+  });
+
+  it('replaces a link planted at the thumbnail\'s name instead of writing through it', async () => {
+    await writeFile(join(outside, 'victim.txt'), 'keep me');
+    await symlink(join(outside, 'victim.txt'), join(dir, 'planted_thumbnail.png'));
+    const source = await writeImage('planted.png', 10, 10);
+    expect((await conn.call('create_thumbnail', { image_path: source })).isError).toBeFalsy();
+    expect(await readFile(join(outside, 'victim.txt'), 'utf8')).toBe('keep me');
+    expect((await lstat(join(dir, 'planted_thumbnail.png'))).isFile()).toBe(true);
+  });
+
+  it('refuses every path when the client offers no roots', async () => {
+    const bare = await connectInMemory(buildMathServer());
+    try {
+      const source = await writeImage('unrooted.png', 10, 10);
+      const res = await bare.call('create_thumbnail', { image_path: source });
+      expect(res.isError).toBe(true);
+      expect(textOf(res)).toMatch(/offers none/);
+      expect(existsSync(join(dir, 'unrooted_thumbnail.png'))).toBe(false);
+    } finally {
+      await bare.close();
+    }
+  });
+});
 
 describe('create_thumbnail', () => {
   it('writes a 100×100 PNG beside the image, scaled to fit with transparent margins', async () => {

@@ -30,8 +30,17 @@ describe('checkUploadName', () => {
     ['bell\u0007.md', 'a control character'],
     ['nul\u0000.md', 'a NUL byte'],
     [`${'a'.repeat(250)}.md`, 'too long'],
+    [`${'é'.repeat(100)}.md`, 'too long in bytes (203), though 103 characters'],
+    ['report\u202Egnp.md', 'a right-to-left override'],
+    ['a\u2066b.md', 'a bidi isolate'],
+    ['zero\u200Bwidth.md', 'a zero-width space'],
+    ['broken\uFFFD.md', 'what is left of bytes that were not UTF-8'],
   ] as Array<[string | null, string]>)('refuses %j (%s) with 400', (name) => {
     expect(refusal(name)).toEqual([400, expect.any(String)]);
+  });
+
+  it('returns the name in NFC, so both spellings of one name are one file', () => {
+    expect(checkUploadName('Cafe\u0301.md')).toBe('Caf\u00e9.md');
   });
 
   it('refuses a type the indexer cannot read with 415', () => {

@@ -1,0 +1,98 @@
+// Cancel means cancel, end to end: a question cancelled over HTTP makes no tool call after the cancel, its slot is
+// held until its plan has ended, and cancelled questions never delay the next one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { recorderProject, startGateLlm } from './cancel-harness.js';
+import { ask, jsonOf, ollamaEnv, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
+
+/** Requests made while waiting for the server to notice something; each awaits a real answer, no timers. */
+const MAX_POLLS = 2_000;
+
+/** The events of an SSE response as they arrive. */
+async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+      if (data) yield { event: lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message', data: JSON.parse(data) };
+    }
+  }
+}
+
+/** Reads events until one matches; throws if the stream ends first. */
+async function until(events: AsyncGenerator<SseEvent>, match: (e: SseEvent) => boolean): Promise<SseEvent> {
+  for await (const e of events) if (match(e)) return e;
+  throw new Error('the stream ended before the expected event');
+}
+
+async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < MAX_POLLS; i++) {
+    const value = await read();
+    if (done(value)) return value;
+  }
+  throw new Error(`condition not reached after ${MAX_POLLS} requests`);
+}
+
+describe('cortex serve: cancel means cancel (real sandbox, a real MCP server recording its calls)', () => {
+  let llm: FakeLlmServer;
+  let serve: ServeRun;
+  let project: ReturnType<typeof recorderProject>;
+
+  beforeAll(async () => {
+    llm = await startGateLlm();
+    project = recorderProject('serve:\n  max_concurrent: 8\n  sandbox_workers: 2\n');
+    serve = await startServe(project.profile, ollamaEnv(llm.url));
+  });
+  afterAll(async () => {
+    expect(await serve?.stop()).toBe(0);
+    await llm?.close();
+  });
+
+  const running = async () => ((await jsonOf(fetch(`${serve.url}/healthz`))) as { running: number }).running;
+  const calls = () => project.calls();
+  const release = (tag: string) => project.release(tag);
+
+  it('makes no tool call after an HTTP disconnect, even when the call it was waiting on answers later', async () => {
+    const controller = new AbortController();
+    const response = await ask(serve.url, { question: 'Run GATE-A' }, { signal: controller.signal });
+    const events = sseEvents(response);
+    await until(events, (e) => e.event === 'tool_call' && e.data.phase === 'start' && e.data.record.tool === 'gate');
+    controller.abort();
+    // The slot is held until the plan has really ended.
+    await pollUntil(running, (n) => n === 0);
+    // The gate the plan was waiting on now answers; the cancelled plan must not go on to its next call.
+    release('GATE-A');
+    expect(await jsonOf(ask(serve.url, { question: 'Run NOTE-B' }, { sse: false }))).toMatchObject({ status: 'answered', answer: 'noted' });
+    expect(calls()).toEqual(['note GATE-A before', 'gate GATE-A', 'note NOTE-B']);
+  });
+
+  it('answers the next question after 8 quick cancels, with none of their plans running or queued', async () => {
+    const before = calls().length;
+    const questions = Array.from({ length: 8 }, (_, i) => {
+      const controller = new AbortController();
+      const tag = `GATE-C${i}`;
+      const response = ask(serve.url, { question: `Run ${tag}` }, { signal: controller.signal });
+      return { tag, controller, events: response.then(sseEvents) };
+    });
+    // Every plan is handed to the sandbox: two hold both workers at their gates, six wait for a worker.
+    await Promise.all(questions.map(async (q) => until(await q.events, (e) => e.event === 'running')));
+    await pollUntil(async () => (await running(), calls().filter((c) => c.startsWith('gate GATE-C')).length), (n) => n === 2);
+    for (const q of questions) q.controller.abort();
+    await pollUntil(running, (n) => n === 0);
+    // Were any cancelled plan still holding a worker, this question would wait on a gate that never opens.
+    expect(await jsonOf(ask(serve.url, { question: 'Run NOTE-D' }, { sse: false }))).toMatchObject({ status: 'answered', answer: 'noted' });
+    const made = calls().slice(before);
+    expect(made.at(-1)).toBe('note NOTE-D');
+    expect(made.filter((c) => c.startsWith('gate'))).toHaveLength(2);
+    // Only the two plans that had a worker made calls, and none went past its gate.
+    expect(made.filter((c) => c.includes('after the gate'))).toEqual([]);
+    expect(made).toHaveLength(5);
+    expect(await running()).toBe(0);
+  });
+});
