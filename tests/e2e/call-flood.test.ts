@@ -44,7 +44,10 @@ describe('cortex ask with a plan flooding the call cap (end to end)', () => {
     // Ended by the call cap (the run's own limit on calls), not by its deadline or a crash.
     expect(flood.stderr).toMatch(/\d[\d,]* further calls rejected by the call cap/);
     expect(flood.stderr).not.toMatch(/timed out|timeout/i);
-    const floodAttempt = flood.stderr.slice(0, flood.stderr.indexOf('step 1: sandbox error'));
+    // The flood's attempt is everything before the retry is planned.
+    const retryAt = flood.stderr.indexOf('planning (last try)');
+    expect(retryAt).toBeGreaterThan(0);
+    const floodAttempt = flood.stderr.slice(0, retryAt);
     const shownCalls = floodAttempt.split('\n').filter((l) => /^\s+[✓✗] /.test(l));
     expect(shownCalls.length).toBeLessThanOrEqual(CAP + MAX_REFUSALS_RECORDED + 1);
 
