@@ -94,6 +94,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       rl.setPrompt(PROMPT);
     } else if (queue.length === 0) {
       return null;
+    } else {
+      process.stdout.write(question);
     }
     let onAbort = () => undefined as void;
     const aborted = new Promise<'aborted'>((resolve) => {
