@@ -9,9 +9,10 @@ import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { McpError } from '../errors.js';
+import { isBrokenSocket } from './call-failure.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import { startFailure } from './start-failure.js';
-import type { ResourceContents, ToolInfo, ToolResult } from './types.js';
+import type { ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
@@ -64,6 +65,7 @@ export class ServerConnection {
     const transportErrors: unknown[] = [];
     try {
       const attempts = this.transportAttempts();
+      let socketRetried = false;
       for (let i = 0; i < attempts.length; i++) {
         const client = this.newClient((err) => {
           if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
@@ -75,9 +77,16 @@ export class ServerConnection {
           await client.connect(transport, { timeout: limitMs, signal: deadline.signal });
           break;
         } catch (err) {
-          // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
-          if (i === attempts.length - 1 || deadline.signal.aborted) throw err;
+          if (deadline.signal.aborted || this.stopped) throw err;
           await client.close().catch(() => undefined);
+          // A restarted server leaves kept-alive sockets that fail the first request; initialize is safe to send again.
+          if (!socketRetried && isBrokenSocket(err)) {
+            socketRetried = true;
+            i--;
+            continue;
+          }
+          // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
+          if (i === attempts.length - 1) throw err;
         }
       }
       const client = this.client!;
@@ -159,12 +168,28 @@ export class ServerConnection {
     return tools;
   }
 
-  /** Calls a tool; throws McpError if the connection is down or the call times out. */
-  async call(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
+  /**
+   * Calls a tool; throws McpError if the connection is down or the call times out. A progressToken is always sent:
+   * each progress notification restarts the `timeoutMs` wait, up to `maxTotalTimeoutMs` in all.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void },
+  ): Promise<ToolResult> {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
     try {
       const res = await this.client.callTool({ name, arguments: args }, undefined, {
         timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(options.timeoutMs, options.maxTotalTimeoutMs),
+        onprogress: ({ progress, total, message }) => {
+          try {
+            options.onProgress?.({ progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
+          } catch {
+            // A failing display callback must not fail the call.
+          }
+        },
         ...(options.signal ? { signal: options.signal } : {}),
       });
       return res as ToolResult;

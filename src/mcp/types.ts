@@ -51,10 +51,22 @@ export interface ResourceReadResult {
   contents: ResourceContents[];
 }
 
+/** A progress notification a server sent for a call (MCP `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** Options of one call: its own time limit and a signal that abandons it. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** How long to wait without an answer or a progress notification; progress restarts the wait. */
   timeoutMs?: number;
+  /** Longest a call may run however often it reports progress; default MAX_TOOL_CALL_WITH_PROGRESS_MS. */
+  maxTotalTimeoutMs?: number;
+  /** Called for each progress notification the server sends for this call. Must not throw. */
+  onProgress?: (progress: ToolProgress) => void;
 }
 
 /** Whether a call may run; a refusal carries the reason the model is told. */
