@@ -8,7 +8,7 @@ import { ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/typ
 import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
-import { McpError } from '../errors.js';
+import { McpError, errorMessage } from '../errors.js';
 import { isBrokenSocket } from './call-failure.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import { startFailure } from './start-failure.js';
@@ -194,6 +194,10 @@ export class ServerConnection {
       });
       return res as ToolResult;
     } catch (err) {
+      if (/maximum total timeout/i.test(errorMessage(err))) {
+        const limit = Math.max(options.timeoutMs, options.maxTotalTimeoutMs);
+        throw new McpError(this.spec.id, `tool ${name} timed out: still working after ${limit} ms, the longest a call may take even while it reports progress`, { cause: err });
+      }
       // The SDK reports a result that breaks the protocol as a many-line schema dump; the model gets one line.
       const malformed = malformedResultMessage(err);
       if (malformed === undefined) throw err;

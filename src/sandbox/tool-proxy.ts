@@ -1,6 +1,6 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
-import type { ResourceReadResult, ToolCaller, ToolInfo, ToolResult } from '../mcp/types.js';
+import type { ResourceReadResult, ToolCaller, ToolInfo, ToolProgress, ToolResult } from '../mcp/types.js';
 import { checkArgs, isPlainObject } from './check-args.js';
 import { schemaToType } from './schema-type.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
@@ -221,7 +221,7 @@ export class ToolProxy {
     args: Record<string, unknown>,
     server: string | null,
     started: number,
-    call: (options: { signal: AbortSignal; timeoutMs: number }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
+    call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
   ): Promise<ToolReply> {
     const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
@@ -237,7 +237,13 @@ export class ToolProxy {
     this.pending.set(callId, name);
     let reply: ToolReply;
     try {
-      const answer = await abortable(call({ signal, timeoutMs }, record), signal);
+      // Progress restarts the call's own wait (the server says it is still working) and is shown as a fresh 'start'.
+      const onProgress = (progress: ToolProgress) => {
+        callEnded?.extend();
+        record.progress = progress;
+        this.emit('start', record);
+      };
+      const answer = await abortable(call({ signal, timeoutMs, onProgress }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
     } catch (err) {
@@ -359,13 +365,20 @@ function errorReply(kind: 'tool_error' | 'call_cap', message: string): ToolReply
  * An AbortController aborted by `parent` or after `timeoutMs`, whichever comes first. Cheaper than
  * AbortSignal.any + AbortSignal.timeout on Node 20, which matters at hundreds of calls per plan.
  */
-function linkedController(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
+function linkedController(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; extend(): void; dispose(): void } {
   const controller = new AbortController();
   const onParentAbort = () => controller.abort(parent.reason);
   parent.addEventListener('abort', onParentAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  const expire = () => controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  let timer = setTimeout(expire, timeoutMs);
   return {
     signal: controller.signal,
+    /** Restarts the wait (the run's own deadline still ends it; the MCP client caps the total). */
+    extend() {
+      if (controller.signal.aborted) return;
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeoutMs);
+    },
     dispose() {
       clearTimeout(timer);
       parent.removeEventListener('abort', onParentAbort);

@@ -21,7 +21,7 @@ export interface HttpFixture {
   sessions: number;
   /** Progress notifications sent so far. */
   progressSent: number;
-  /** Lets every waiting tool answer. */
+  /** Lets the tools waiting now answer (later calls wait again). */
   release(): void;
   /** Closes the server and its connections and listens again on the same port, as a new process would: no session survives. */
   restart(): Promise<void>;
@@ -139,7 +139,6 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
     sessions: 0,
     progressSent: 0,
     release() {
-      released = true;
       for (const resolve of waiting) resolve();
       waiting = [];
     },

@@ -148,7 +148,11 @@ function renderer() {
         case 'tool_call': {
           const target = attempt ?? line('attempt', 'Tool calls');
           const { record } = data;
-          if (data.phase === 'start') {
+          const open = data.phase === 'start' && record.progress ? pending.find((c) => c.dataset.tool === record.tool) : undefined;
+          if (open) {
+            const { progress, total, message } = record.progress;
+            open.textContent = `${record.tool}(${preview(record.args)}) · ${total !== undefined ? `${progress}/${total}` : progress}${message ? ` ${message}` : ''}`;
+          } else if (data.phase === 'start') {
             const call = el('div', 'call pending', `${record.tool}(${preview(record.args)})`);
             call.dataset.tool = record.tool;
             target.append(call);
