@@ -22,6 +22,7 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
         const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red('failed  ');
         const head = `${s.id.padEnd(width)} ${state}`;
         out.line(s.state === 'ready' ? `${head} ${s.tools.length} tools: ${s.tools.join(', ')}` : `${head} ${s.error}`);
+        if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}`));
       }
     }
     return statuses.every((s) => s.state === 'ready' || s.state === 'disabled') ? EXIT.ok : EXIT.gaveUp;

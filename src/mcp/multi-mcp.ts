@@ -1,12 +1,12 @@
 // MultiMCP: starts every configured server once in the background, keeps the sessions open, routes tool calls, restarts the dead.
-import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
 import { offeredNames } from './offered-names.js';
-import { ServerConnection, StartTimeoutError, type RootFolder } from './server-connection.js';
+import { rootsFor } from './roots.js';
+import { ServerConnection, StartTimeoutError } from './server-connection.js';
 import { ToolCache } from './tool-cache.js';
 import type { CallOptions, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
 
@@ -59,8 +59,7 @@ export class MultiMcp implements ToolCaller {
    * cannot start is reported in statuses() and through onFailure, and the others run.
    */
   static launch(specs: ServerSpec[], options: MultiMcpOptions = {}): MultiMcp {
-    const roots: RootFolder[] = (options.roots ?? []).map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) || p }));
-    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, roots)), options);
+    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, rootsFor(s, options.roots ?? []))), options);
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);
@@ -153,6 +152,7 @@ export class MultiMcp implements ToolCaller {
         state,
         description: c.spec.description,
         tools: this.toolsOf(c).map((t) => t.remoteName),
+        roots: c.roots.map((r) => r.path),
         ...(error ? { error } : {}),
       };
     });

@@ -11,6 +11,7 @@ import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { isBrokenSocket } from './call-failure.js';
 import { malformedResultMessage } from './malformed-result-message.js';
+import type { RootFolder } from './roots.js';
 import { startFailure } from './start-failure.js';
 import type { ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
@@ -27,11 +28,7 @@ const MAX_TRANSPORT_ERRORS_KEPT = 5;
 /** Server `instructions` kept, so one server cannot crowd the perception prompt. */
 const MAX_INSTRUCTIONS_CHARS = 2_000;
 
-/** A folder offered to servers through roots/list. */
-export interface RootFolder {
-  uri: string;
-  name: string;
-}
+export type { RootFolder } from './roots.js';
 
 /** Thrown when a server takes longer than its start deadline: not worth the one retry. */
 export class StartTimeoutError extends McpError {}
@@ -51,7 +48,8 @@ export class ServerConnection {
 
   constructor(
     readonly spec: ServerSpec,
-    private readonly roots: RootFolder[] = [],
+    /** What roots/list answers this server (see rootsFor()). */
+    readonly roots: RootFolder[] = [],
   ) {}
 
   /** Starts the server and lists its tools within its start deadline; throws McpError saying the real cause. */
@@ -106,7 +104,7 @@ export class ServerConnection {
 
   private newClient(onTransportError: (err: unknown) => void): Client {
     const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false } } });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
     client.onerror = onTransportError;
     client.onclose = () => {
       if (this.client === client) this.alive = false;

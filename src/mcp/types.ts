@@ -104,5 +104,7 @@ export interface ServerStatus {
   state: 'starting' | 'ready' | 'failed' | 'disabled';
   description: string;
   tools: string[];
+  /** Folders offered to it through roots/list: its own configured directories, else the profile's roots. */
+  roots?: string[];
   error?: string;
 }
