@@ -102,6 +102,14 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .action((id: string, opts: { args?: string }) =>
       run(async (config, out) => (await import('./cli/servers-command.js')).serversTest(config, id, out, opts.args)),
     );
+  servers
+    .command('login <id>')
+    .description('sign in to a remote server in your browser (OAuth); the tokens are kept for later runs')
+    .action((id: string) => run(async (config, out) => (await import('./cli/servers-login-command.js')).serversLogin(config, id, out)));
+  servers
+    .command('logout <id>')
+    .description("forget a remote server's sign-in")
+    .action((id: string) => run(async (config, out) => (await import('./cli/servers-login-command.js')).serversLogout(config, id, out)));
   return program;
 }
 

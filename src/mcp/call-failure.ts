@@ -1,6 +1,9 @@
 // Why a call to a remote server failed, as far as deciding whether to reconnect and send it again.
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerSpec } from '../config/server-spec.js';
+import { McpError, errorMessage } from '../errors.js';
 
 /**
  * True when a Streamable HTTP server no longer knows our session (it restarted, or expired the session): 404 as
@@ -44,4 +47,24 @@ function causeCodes(err: unknown): string[] {
     cause = cause.cause;
   }
   return codes;
+}
+
+/** True when the server refused us for want of credentials (401/403), or our OAuth provider said sign-in is needed. */
+export function isAuthFailure(err: unknown): boolean {
+  if (err instanceof McpError || err instanceof UnauthorizedError) return err instanceof UnauthorizedError || /sign in|401 Unauthorized/.test(err.message);
+  const code = (err as { code?: unknown })?.code;
+  return (err instanceof StreamableHTTPError && (code === 401 || code === 403)) || (/^SSE error/.test(errorMessage(err)) && (code === 401 || code === 403));
+}
+
+/** The one line a person reads for an auth failure: sign in, or give a token; undefined when `err` is not one. */
+export function authMessage(spec: ServerSpec, err: unknown): McpError | undefined {
+  if (!isAuthFailure(err)) return undefined;
+  if (err instanceof McpError) return err;
+  const code = (err as { code?: unknown }).code;
+  const hasToken = Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+  const why = code === 403 ? '403 Forbidden' : '401 Unauthorized';
+  const how = hasToken
+    ? 'the token in its entry\'s headers was refused; replace it'
+    : `sign in with \`cortex servers login ${spec.id}\``;
+  return new McpError(spec.id, `answered ${why}: ${how}`, { cause: err });
 }

@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
+import { OAuthStore } from './oauth/store.js';
 import { offeredNames } from './offered-names.js';
 import { rootsFor } from './roots.js';
 import { ServerConnection, StartTimeoutError } from './server-connection.js';
@@ -27,13 +28,25 @@ export interface MultiMcpOptions {
   cache?: ToolCache;
   /** Configured servers that will not start, shown in statuses(). */
   disabled?: DisabledServer[];
+  /** Sign-in state of remote servers (`cortex servers login`); absent: no OAuth. */
+  oauthStore?: OAuthStore;
   /** Called once when a server has failed to start (after its retry). Must not throw. */
   onFailure?: (serverId: string, reason: string) => void;
 }
 
 /** How every command starts the configured servers: roots, the tool cache (`mcp-tools.json` in the profile's cache folder), the disabled ones for statuses. */
 export async function multiMcpOptions(config: LoadedConfig): Promise<MultiMcpOptions> {
-  return { roots: config.roots, cache: await ToolCache.load(join(config.paths.cache, 'mcp-tools.json')), disabled: config.disabledServers };
+  return {
+    roots: config.roots,
+    cache: await ToolCache.load(join(config.paths.cache, 'mcp-tools.json')),
+    disabled: config.disabledServers,
+    oauthStore: oauthStoreOf(config),
+  };
+}
+
+/** Where sign-ins are kept: the `oauth` folder of the profile's cache folder. */
+export function oauthStoreOf(config: LoadedConfig): OAuthStore {
+  return new OAuthStore(join(config.paths.cache, 'oauth'));
 }
 
 export class MultiMcp implements ToolCaller {
@@ -59,7 +72,7 @@ export class MultiMcp implements ToolCaller {
    * cannot start is reported in statuses() and through onFailure, and the others run.
    */
   static launch(specs: ServerSpec[], options: MultiMcpOptions = {}): MultiMcp {
-    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, rootsFor(s, options.roots ?? []))), options);
+    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, rootsFor(s, options.roots ?? []), options.oauthStore)), options);
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);

@@ -9,7 +9,9 @@ import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
-import { isBrokenSocket } from './call-failure.js';
+import { authMessage, isAuthFailure, isBrokenSocket } from './call-failure.js';
+import { oauthProviderFor } from './oauth/provider.js';
+import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import type { RootFolder } from './roots.js';
 import { startFailure } from './start-failure.js';
@@ -50,6 +52,8 @@ export class ServerConnection {
     readonly spec: ServerSpec,
     /** What roots/list answers this server (see rootsFor()). */
     readonly roots: RootFolder[] = [],
+    /** Sign-in state of remote servers; absent: no OAuth (a 401 is reported as such). */
+    private readonly oauthStore?: OAuthStore,
   ) {}
 
   /** Starts the server and lists its tools within its start deadline; throws McpError saying the real cause. */
@@ -75,7 +79,7 @@ export class ServerConnection {
           await client.connect(transport, { timeout: limitMs, signal: deadline.signal });
           break;
         } catch (err) {
-          if (deadline.signal.aborted || this.stopped) throw err;
+          if (deadline.signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
           await client.close().catch(() => undefined);
           // A restarted server leaves kept-alive sockets that fail the first request; initialize is safe to send again.
           if (!socketRetried && isBrokenSocket(err)) {
@@ -94,6 +98,8 @@ export class ServerConnection {
       this.alive = true;
     } catch (err) {
       await this.close();
+      // "Sign in" says all there is to say; "could not start" before it would only blur it.
+      if (err instanceof McpError && isAuthFailure(err)) throw err;
       const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
@@ -118,8 +124,12 @@ export class ServerConnection {
     if (spec.transport === 'http' || spec.transport === 'sse') {
       const url = new URL(spec.url!);
       const requestInit = { headers: spec.headers ?? {} };
-      const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) } });
-      return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit }), sse];
+      // A token given in the entry's headers is the user's choice; otherwise OAuth is used when the server asks for it.
+      const hasToken = Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+      const authProvider = this.oauthStore && !hasToken ? oauthProviderFor(spec, this.oauthStore) : undefined;
+      const auth = authProvider ? { authProvider } : {};
+      const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) }, ...auth });
+      return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit, ...auth }), sse];
     }
     return [
       () => {

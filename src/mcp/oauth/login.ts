@@ -1,0 +1,115 @@
+// `cortex servers login ID`: sign in to a remote server once, in a browser, through a loopback redirect.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { ServerSpec } from '../../config/server-spec.js';
+import { McpError, errorMessage } from '../../errors.js';
+import { oauthProviderFor, StoredProvider } from './provider.js';
+import type { OAuthStore } from './store.js';
+
+/** How long the browser may take to come back with a code; a person signing in needs minutes, not hours. */
+export const LOGIN_TIMEOUT_MS = 5 * 60_000;
+/** Callback requests kept while nobody waits yet; more are strays. */
+const MAX_EARLY_ANSWERS = 8;
+/** Path of the loopback redirect. */
+const CALLBACK_PATH = '/callback';
+
+/** What login needs from the command: how to send the person to a URL, and how to tell them things. */
+export interface LoginIo {
+  /** Opens the authorization page (openBrowser in the CLI). */
+  open(url: string): void | Promise<void>;
+  /** One line for the person (the URL, in case no browser opens). */
+  say(line: string): void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Signs in to `spec` (a remote server) and stores its tokens. client_credentials entries get a token at once;
+ * others go through the browser: discovery, dynamic registration when no client is configured, PKCE, then the code
+ * is exchanged. Throws McpError saying what failed.
+ */
+export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): Promise<void> {
+  if (!spec.url) throw new McpError(spec.id, 'is not a remote server; only http and sse servers sign in');
+  const serverUrl = spec.url;
+  if (spec.oauth?.grantType === 'client_credentials') {
+    await run(spec, () => auth(oauthProviderFor(spec, store), { serverUrl }));
+    return;
+  }
+  const callback = await listen(spec.oauth?.callbackPort ?? 0);
+  try {
+    const redirectUrl = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}${CALLBACK_PATH}`;
+    // A fresh sign-in: what was stored for this server (tokens, a client registered for another redirect) is dropped.
+    if (!spec.oauth?.clientId) store.remove(serverUrl);
+    const provider = new StoredProvider(spec, store, {
+      redirectUrl,
+      openAuthorization: async (url) => {
+        io.say(`Opening your browser to sign in to "${spec.id}". If it does not open, visit:\n  ${url.href}`);
+        await io.open(url.href);
+      },
+    });
+    const first = await run(spec, () => auth(provider, { serverUrl, ...(spec.oauth?.scope ? { scope: spec.oauth.scope } : {}) }));
+    if (first === 'AUTHORIZED') return;
+    const code = await run(spec, () => callback.code(provider.expectedState, io.signal));
+    await run(spec, () => auth(provider, { serverUrl, authorizationCode: code }));
+  } finally {
+    callback.server.closeAllConnections();
+    callback.server.close();
+  }
+}
+
+async function run<T>(spec: ServerSpec, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof McpError) throw err;
+    throw new McpError(spec.id, `sign-in failed: ${errorMessage(err)}`, { cause: err });
+  }
+}
+
+interface Callback {
+  server: Server;
+  /** Resolves with the authorization code once the browser comes back with the expected state. */
+  code(state: string, signal?: AbortSignal): Promise<string>;
+}
+
+type Answer = { code?: string; state?: string; error?: string };
+
+function listen(port: number): Promise<Callback> {
+  // The browser may come back before anyone waits (the opener can wait for the page): answers are kept until then.
+  const early: Answer[] = [];
+  let deliver: (result: Answer) => void = (r) => void (early.length < MAX_EARLY_ANSWERS && early.push(r));
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== CALLBACK_PATH) {
+      res.writeHead(404).end();
+      return;
+    }
+    const error = url.searchParams.get('error');
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(error ? `Sign-in failed: ${error}. You can close this tab.` : 'Signed in. You can close this tab and return to the terminal.');
+    deliver({ code: url.searchParams.get('code') ?? undefined, state: url.searchParams.get('state') ?? undefined, error: error ?? undefined });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () =>
+      resolve({
+        server,
+        code: (state, signal) =>
+          new Promise<string>((ok, fail) => {
+            const timer = setTimeout(() => fail(new Error(`no answer from the browser within ${LOGIN_TIMEOUT_MS / 60_000} minutes`)), LOGIN_TIMEOUT_MS);
+            const onAbort = () => fail(new Error('sign-in cancelled'));
+            signal?.addEventListener('abort', onAbort, { once: true });
+            deliver = (r) => {
+              // A request with the wrong state is not ours (or a forged one): keep waiting.
+              if (r.state !== state) return;
+              clearTimeout(timer);
+              signal?.removeEventListener('abort', onAbort);
+              if (r.error || !r.code) fail(new Error(`the authorization server said: ${r.error ?? 'no code'}`));
+              else ok(r.code);
+            };
+            for (const r of early.splice(0)) deliver(r);
+          }),
+      }),
+    );
+  });
+}
