@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
+import type { Elicit } from './elicitation.js';
 import { OAuthStore } from './oauth/store.js';
 import { offeredNames } from './offered-names.js';
 import { rootsFor } from './roots.js';
@@ -30,6 +31,8 @@ export interface MultiMcpOptions {
   disabled?: DisabledServer[];
   /** Sign-in state of remote servers (`cortex servers login`); absent: no OAuth. */
   oauthStore?: OAuthStore;
+  /** Asks the person when a server requests input (elicitation); absent: declined, saying nobody can answer. */
+  elicit?: Elicit;
   /** Called once when a server has failed to start (after its retry). Must not throw. */
   onFailure?: (serverId: string, reason: string) => void;
 }
@@ -72,7 +75,7 @@ export class MultiMcp implements ToolCaller {
    * cannot start is reported in statuses() and through onFailure, and the others run.
    */
   static launch(specs: ServerSpec[], options: MultiMcpOptions = {}): MultiMcp {
-    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, rootsFor(s, options.roots ?? []), options.oauthStore)), options);
+    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, rootsFor(s, options.roots ?? []), options.oauthStore, options.elicit)), options);
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);

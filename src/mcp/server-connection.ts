@@ -4,12 +4,13 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { authMessage, isAuthFailure, isBrokenSocket } from './call-failure.js';
+import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
@@ -54,6 +55,8 @@ export class ServerConnection {
     readonly roots: RootFolder[] = [],
     /** Sign-in state of remote servers; absent: no OAuth (a 401 is reported as such). */
     private readonly oauthStore?: OAuthStore,
+    /** Asks the person when the server requests input; absent: requests are declined with the reason. */
+    private readonly elicit?: Elicit,
   ) {}
 
   /** Starts the server and lists its tools within its start deadline; throws McpError saying the real cause. */
@@ -109,8 +112,9 @@ export class ServerConnection {
   }
 
   private newClient(onTransportError: (err: unknown) => void): Client {
-    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false } } });
+    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: {}, url: {} } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => answerElicitation(this.spec.id, request.params, this.elicit, extra.signal));
     client.onerror = onTransportError;
     client.onclose = () => {
       if (this.client === client) this.alive = false;

@@ -88,6 +88,17 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
       await whenReleased();
       return text('done');
     });
+    server.registerTool('ask_user', { description: 'Asks the person for their name and age', inputSchema: {} }, async () => {
+      const answer = await server.server.elicitInput({
+        message: 'Who are you?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] },
+      });
+      return text(answer);
+    });
+    server.registerTool('ask_visit', { description: 'Sends the person to a page', inputSchema: {} }, async () => {
+      const answer = await server.server.elicitInput({ mode: 'url', message: 'Confirm the payment', url: 'https://pay.example.com/confirm?id=7', elicitationId: 'e-7' });
+      return text(answer);
+    });
     for (let i = 0; i < (options.extraTools ?? 0); i++) {
       server.registerTool(`tool_${i}`, { description: `Generated tool ${i}`, inputSchema: { x: z.number() } }, ({ x }) => text(x + i));
     }
