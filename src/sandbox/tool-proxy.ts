@@ -3,6 +3,7 @@ import { errorMessage } from '../errors.js';
 import type { ResourceReadResult, ToolCaller, ToolInfo, ToolProgress, ToolResult } from '../mcp/types.js';
 import { checkArgs, isPlainObject } from './check-args.js';
 import { schemaToType } from './schema-type.js';
+import { lookUpTools } from './tool-search.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import type { CallMode } from './protocol.js';
 import { closestNames, parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
@@ -88,6 +89,7 @@ export class ToolProxy {
   async handle(name: string, argsJson: string, mode: CallMode): Promise<ToolReply> {
     const started = performance.now();
     if (mode === 'resource') return this.readResource(name, started);
+    if (mode === 'search' || mode === 'describe') return lookUpTools(this.options.tools, name, argsJson, mode);
     const tool = this.byName.get(name) ?? this.byQualifiedName.get(name);
     if (!tool) {
       const shown = name.length > MAX_TOOL_NAME_CHARS ? `${name.slice(0, MAX_TOOL_NAME_CHARS)}…` : name;
@@ -237,12 +239,8 @@ export class ToolProxy {
     this.pending.set(callId, name);
     let reply: ToolReply;
     try {
-      // Progress restarts the call's own wait (the server says it is still working) and is shown as a fresh 'start'.
-      const onProgress = (progress: ToolProgress) => {
-        callEnded?.extend();
-        record.progress = progress;
-        this.emit('start', record);
-      };
+      // Progress restarts the call's own wait (the server is still working) and is shown as a fresh 'start'.
+      const onProgress = (progress: ToolProgress) => (callEnded?.extend(), (record.progress = progress), this.emit('start', record));
       const answer = await abortable(call({ signal, timeoutMs, onProgress }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
@@ -375,9 +373,7 @@ function linkedController(parent: AbortSignal, timeoutMs: number): { signal: Abo
     signal: controller.signal,
     /** Restarts the wait (the run's own deadline still ends it; the MCP client caps the total). */
     extend() {
-      if (controller.signal.aborted) return;
-      clearTimeout(timer);
-      timer = setTimeout(expire, timeoutMs);
+      if (!controller.signal.aborted) clearTimeout(timer), (timer = setTimeout(expire, timeoutMs));
     },
     dispose() {
       clearTimeout(timer);
