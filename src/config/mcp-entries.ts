@@ -228,7 +228,7 @@ function toSpec(id: string, entry: Entry, ctx: EntryContext): Made {
     transport = known;
   }
   const startTimeoutMs = entry.timeout === undefined ? ctx.startTimeoutMs : timeoutMs(entry.timeout);
-  const base = { id, description: entry.description, capabilities: entry.capabilities, startTimeoutMs };
+  const base = { id, description: entry.description, capabilities: entry.capabilities, startTimeoutMs, ...(entry.timeout === undefined ? {} : { callTimeoutMs: startTimeoutMs }) };
 
   if (transport !== 'stdio') {
     if (!url) return { key: 'url', error: `a ${transport} server needs a url` };

@@ -40,6 +40,8 @@ export interface ServerSpec {
   headers?: Record<string, string>;
   /** OAuth client settings of a remote server (see OAuthEntry). */
   oauth?: OAuthEntry;
+  /** The entry's own `timeout` for one request, when it gives one (`cortex servers test` honours it). */
+  callTimeoutMs?: number;
   /** How long starting (spawn, initialize, tools/list) may take; default DEFAULT_SERVER_START_TIMEOUT_MS. */
   startTimeoutMs?: number;
   /** Where the entry was written (`file:line`), for messages. */

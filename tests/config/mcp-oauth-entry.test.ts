@@ -1,4 +1,4 @@
-// The `oauth` key of a remote server's entry (Claude Code's .mcp.json shape): read, secrets expanded, mistakes named.
+// The `oauth` and `timeout` keys of a remote server's entry (Claude Code's .mcp.json shape): read, secrets expanded, mistakes named.
 import { describe, expect, it } from 'vitest';
 import { readClientConfig } from '../../src/config/mcp-entries.js';
 
@@ -20,5 +20,10 @@ describe('oauth entries', () => {
   it('disables the server with a one-line reason for client_credentials without a clientId, or an unknown key', () => {
     expect(read({ oauth: { grantType: 'client_credentials' } }).disabled[0]!.reason).toMatch(/oauth: client_credentials needs a clientId/);
     expect(read({ oauth: { clientID: 'x' } }).disabled[0]!.reason).toMatch(/oauth/);
+  });
+
+  it('takes the entry\'s timeout as the time one request may take, as other clients do (servers test honours it)', () => {
+    expect(read({ timeout: 5 }).specs[0]).toMatchObject({ callTimeoutMs: 5_000, startTimeoutMs: 5_000 });
+    expect(read({}).specs[0]!.callTimeoutMs).toBeUndefined();
   });
 });
