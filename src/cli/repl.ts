@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { AskUser } from '../mcp/approval-gate.js';
+import { isPromptLine, promptLine } from '../mcp/prompt-line.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { printResult } from './ask-command.js';
@@ -9,7 +10,7 @@ import { createProgress } from './progress.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { clearStatus } from './terminal-ask.js';
 
-const HELP = 'Ask a question, or: new (start a new session), exit (or Ctrl-D) to quit. Ctrl-C cancels a running question.';
+const HELP = 'Ask a question, or: new (start a new session), /prompt (a server\'s prompts), exit (or Ctrl-D) to quit. Ctrl-C cancels a running question.';
 const PROMPT = 'cortex> ';
 /** A line that answers an approval question rather than asking one. */
 const APPROVAL_ANSWER = /^(y|yes|n|no|a|always)$/i;
@@ -88,9 +89,16 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       } else if (line === 'help') {
         out.info(HELP);
       } else if (line) {
+        // `/prompt NAME …`: a server's MCP prompt becomes the question (or a listing is shown).
+        const fromPrompt = isPromptLine(line) ? await promptLine(runtime.mcp, line) : { question: line };
+        if ('message' in fromPrompt) {
+          out.info(fromPrompt.message);
+          rl.prompt();
+          continue;
+        }
         current = new AbortController();
         const progress = createProgress(out);
-        const result = await runtime.ask(line, { onEvent: progress.onEvent, signal: current.signal });
+        const result = await runtime.ask(fromPrompt.question, { onEvent: progress.onEvent, signal: current.signal });
         progress.done();
         current = undefined;
         printResult(result, out);

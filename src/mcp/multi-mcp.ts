@@ -10,7 +10,7 @@ import { offeredNames } from './offered-names.js';
 import { rootsFor } from './roots.js';
 import { ServerConnection, StartTimeoutError } from './server-connection.js';
 import { ToolCache } from './tool-cache.js';
-import type { CallOptions, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
+import type { CallOptions, PromptInfo, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
 
 /** Default time one tool call may take; well under the SDK's 60 s so the sandbox deadline stays in charge. */
 export const TOOL_CALL_TIMEOUT_MS = 20_000;
@@ -245,6 +245,21 @@ export class MultiMcp implements ToolCaller {
         throw wrap(conn.spec.id, what, retryErr);
       }
     }
+  }
+
+  /** Prompts of every running server that offers them; a server that fails to list them is left out. */
+  async listPrompts(): Promise<PromptInfo[]> {
+    await Promise.all(this.started.values());
+    const lists = await Promise.all(this.connections.map((c) => c.listPrompts({ timeoutMs: TOOL_CALL_TIMEOUT_MS }).catch(() => [])));
+    return lists.flat();
+  }
+
+  /** The text of prompt `name` (on `serverId`, or the first server offering it); throws McpError when none does. */
+  async getPrompt(name: string, args: Record<string, string>, serverId?: string): Promise<{ server: string; text: string }> {
+    const owner = (await this.listPrompts()).find((p) => p.name === name && (!serverId || p.server === serverId));
+    if (!owner) throw new McpError(serverId ?? '(none)', `no running server offers a prompt named "${name}"`);
+    const conn = this.connection(owner.server);
+    return { server: owner.server, text: await conn.getPrompt(name, args, { timeoutMs: TOOL_CALL_TIMEOUT_MS }) };
   }
 
   private rememberResources(serverId: string, result: ToolResult): void {

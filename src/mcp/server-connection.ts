@@ -16,7 +16,7 @@ import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import type { RootFolder } from './roots.js';
 import { startFailure } from './start-failure.js';
-import type { ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
+import type { PromptInfo, ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
@@ -227,6 +227,20 @@ export class ServerConnection {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
     const res = await this.client.readResource({ uri }, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     return res.contents as ResourceContents[];
+  }
+
+  /** The server's prompts (prompts/list, first page), or none when it offers none. */
+  async listPrompts(options: { timeoutMs: number }): Promise<PromptInfo[]> {
+    if (!this.client || !this.alive || !this.client.getServerCapabilities()?.prompts) return [];
+    const res = await this.client.listPrompts(undefined, { timeout: options.timeoutMs });
+    return res.prompts.map((p) => ({ server: this.spec.id, name: p.name, description: p.description ?? '', arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: Boolean(a.required) })) }));
+  }
+
+  /** One prompt's messages as text (prompts/get); other content is named by its type. */
+  async getPrompt(name: string, args: Record<string, string>, options: { timeoutMs: number }): Promise<string> {
+    if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const res = await this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs });
+    return res.messages.map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type}]`)).join('\n\n');
   }
 
   /** The server's process id while it runs (stdio only; used by tests and diagnostics). */

@@ -108,3 +108,11 @@ export interface ServerStatus {
   roots?: string[];
   error?: string;
 }
+
+/** An MCP prompt a server offers (prompts/list). */
+export interface PromptInfo {
+  server: string;
+  name: string;
+  description: string;
+  arguments: Array<{ name: string; required: boolean }>;
+}
