@@ -112,7 +112,7 @@ export class ServerConnection {
   }
 
   private newClient(onTransportError: (err: unknown) => void): Client {
-    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: {}, url: {} } } });
+    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => answerElicitation(this.spec.id, request.params, this.elicit, extra.signal));
     client.onerror = onTransportError;

@@ -1,7 +1,8 @@
 // `cortex servers login ID`: sign in to a remote server once, in a browser, through a loopback redirect.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from '../../config/server-spec.js';
 import { McpError, errorMessage } from '../../errors.js';
 import { oauthProviderFor, StoredProvider } from './provider.js';
@@ -38,8 +39,10 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
   const callback = await listen(spec.oauth?.callbackPort ?? 0);
   try {
     const redirectUrl = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}${CALLBACK_PATH}`;
-    // A fresh sign-in: what was stored for this server (tokens, a client registered for another redirect) is dropped.
-    if (!spec.oauth?.clientId) store.remove(serverUrl);
+    // A fresh sign-in: tokens and a client registered for another redirect are dropped (discovery is redone below).
+    store.remove(serverUrl);
+    // The server's 401 says where its metadata is and which scope it wants (RFC 9728 WWW-Authenticate).
+    const challenge = await challengeOf(serverUrl);
     const provider = new StoredProvider(spec, store, {
       redirectUrl,
       openAuthorization: async (url) => {
@@ -47,13 +50,37 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
         await io.open(url.href);
       },
     });
-    const first = await run(spec, () => auth(provider, { serverUrl, ...(spec.oauth?.scope ? { scope: spec.oauth.scope } : {}) }));
+    const scope = spec.oauth?.scope ?? challenge.scope;
+    const where = { serverUrl, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) };
+    const first = await run(spec, () => auth(provider, { ...where, ...(scope ? { scope } : {}) }));
     if (first === 'AUTHORIZED') return;
     const code = await run(spec, () => callback.code(provider.expectedState, io.signal));
-    await run(spec, () => auth(provider, { serverUrl, authorizationCode: code }));
+    await run(spec, () => auth(provider, { ...where, authorizationCode: code }));
   } finally {
     callback.server.closeAllConnections();
     callback.server.close();
+  }
+}
+
+/** How long the unauthenticated probe of the server may take. */
+const PROBE_TIMEOUT_MS = 15_000;
+
+/** What the server's answer to an unauthenticated initialize says of its sign-in; nothing when it says nothing. */
+async function challengeOf(serverUrl: string): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  try {
+    const res = await fetch(serverUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cortex-r', version: '0.1.0' } } }),
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    if (res.status !== 401 && res.status !== 403) return {};
+    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
+    return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+  } catch {
+    // Unreachable now: discovery below says so in its own words.
+    return {};
   }
 }
 
