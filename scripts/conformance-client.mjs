@@ -28,16 +28,25 @@ async function connect() {
   return { multi, status: multi.statuses()[0] };
 }
 
+// The suite's authorization server approves at once: following its redirect is the person signing in.
+const signIn = () => login(spec, store, { open: async (u) => void (await fetch(u, { redirect: 'follow' })), say: (line) => console.error(line) });
 let { multi, status } = await connect();
 if (status.state === 'failed' && /sign in/.test(status.error ?? '')) {
   await multi.close();
-  // The suite's authorization server approves at once: following its redirect is the person signing in.
-  await login(spec, store, { open: async (u) => void (await fetch(u, { redirect: 'follow' })), say: (line) => console.error(line) });
+  await signIn();
   ({ multi, status } = await connect());
 }
 console.error(`state: ${status.state} ${status.error ?? ''} tools: ${status.tools.join(', ')}`);
 for (const tool of multi.listTools()) {
-  const res = await multi.callTool(tool.server, tool.remoteName, tool.name === 'add_numbers' ? { a: 2, b: 3 } : {}).catch((err) => ({ error: String(err) }));
+  const call = () => multi.callTool(tool.server, tool.remoteName, tool.name === 'add_numbers' ? { a: 2, b: 3 } : {});
+  let res = await call().catch((err) => ({ error: String(err) }));
+  // A tool that needs more access (403 insufficient_scope): the person signs in again, as the message says.
+  if (/sign in/.test(res.error ?? '')) {
+    await multi.close();
+    await signIn();
+    ({ multi } = await connect());
+    res = await call().catch((err) => ({ error: String(err) }));
+  }
   console.error(tool.name, JSON.stringify(res).slice(0, 200));
 }
 await multi.close();

@@ -40,6 +40,7 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
   try {
     const redirectUrl = `http://127.0.0.1:${(callback.server.address() as AddressInfo).port}${CALLBACK_PATH}`;
     // A fresh sign-in: tokens and a client registered for another redirect are dropped (discovery is redone below).
+    const wanted = store.load(serverUrl).scope;
     store.remove(serverUrl);
     // The server's 401 says where its metadata is and which scope it wants (RFC 9728 WWW-Authenticate).
     const challenge = await challengeOf(serverUrl);
@@ -50,7 +51,7 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
         await io.open(url.href);
       },
     });
-    const scope = spec.oauth?.scope ?? challenge.scope;
+    const scope = spec.oauth?.scope ?? wanted ?? challenge.scope;
     const where = { serverUrl, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) };
     const first = await run(spec, () => auth(provider, { ...where, ...(scope ? { scope } : {}) }));
     if (first === 'AUTHORIZED') return;

@@ -105,7 +105,14 @@ export class StoredProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
-    if (!this.interactive) throw new SignInRequiredError(this.spec.id, this.store.load(this.url).tokens ? ' again (the sign-in expired)' : '');
+    if (!this.interactive) {
+      const signIn = this.store.load(this.url);
+      // Remember the scope the server asked for (more than before, on a step-up), so the sign-in asks for it.
+      const scope = url.searchParams.get('scope');
+      if (scope && scope !== signIn.scope) this.store.save({ ...signIn, scope });
+      const why = scope && signIn.tokens && scope !== signIn.tokens.scope ? ' again (it needs more access)' : signIn.tokens ? ' again (the sign-in expired)' : '';
+      throw new SignInRequiredError(this.spec.id, why);
+    }
     await this.interactive.openAuthorization(url);
   }
 

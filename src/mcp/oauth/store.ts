@@ -11,6 +11,8 @@ export interface SignIn {
   client?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
   discovery?: OAuthDiscoveryState;
+  /** The scope a run last needed (a 403 insufficient_scope asks for more): the next sign-in asks for it. */
+  scope?: string;
 }
 
 /** Largest sign-in file read; anything bigger is not ours and is ignored. */
