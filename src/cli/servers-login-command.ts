@@ -1,4 +1,5 @@
 // `cortex servers login ID` and `cortex servers logout ID`: sign in to a remote MCP server, or forget the sign-in.
+import { createInterface } from 'node:readline/promises';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { UsageError } from '../errors.js';
@@ -22,7 +23,14 @@ function remoteServer(config: LoadedConfig, id: string): ServerSpec {
 export async function serversLogin(config: LoadedConfig, id: string, out: Output): Promise<number> {
   const spec = remoteServer(config, id);
   // The URL goes to stderr with the other progress lines; stdout keeps only the result.
-  await login(spec, oauthStoreOf(config), { open: openBrowser, say: (line) => out.error(line) });
+  const io = { open: openBrowser, say: (line: string) => out.error(line) };
+  // On a terminal the person may paste the address a browser on another machine ended on.
+  const rl = process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stderr, terminal: true }) : undefined;
+  try {
+    await login(spec, oauthStoreOf(config), rl ? { ...io, readPasted: (signal) => rl.question('', { signal }) } : io);
+  } finally {
+    rl?.close();
+  }
   if (out.json) out.result({ server: id, signed_in: true });
   else out.line(`Signed in to "${id}".`);
   return EXIT.ok;

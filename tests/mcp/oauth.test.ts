@@ -66,6 +66,24 @@ describe('OAuth for remote MCP servers', () => {
     expect(parsed(await multi.callTool('hosted', 'whoami', {}))).toBe(clientId);
   });
 
+  it('takes the address pasted from a browser on another machine when the redirect cannot arrive', async () => {
+    fixture = await startOAuthFixture();
+    const store = newStore();
+    let authorizeUrl = '';
+    const pasted = ['not an address'];
+    await login(httpSpec('hosted', fixture.url), store, {
+      open: (url) => void (authorizeUrl = url),
+      say: () => undefined,
+      readPasted: async () => {
+        if (pasted.length) return pasted.shift()!;
+        // The other machine's browser ends on the loopback address, which is not served there: the person copies it.
+        const res = await fetch(authorizeUrl, { redirect: 'manual' });
+        return res.headers.get('location');
+      },
+    });
+    expect(JSON.parse(readFileSync(store.fileOf(fixture.url), 'utf8')).tokens.access_token).toMatch(/^at-/);
+  });
+
   it('refreshes an expired access token without asking the person again', async () => {
     fixture = await startOAuthFixture();
     const store = newStore();

@@ -21,8 +21,16 @@ export interface LoginIo {
   open(url: string): void | Promise<void>;
   /** One line for the person (the URL, in case no browser opens). */
   say(line: string): void;
+  /**
+   * Reads a line the person pastes: the address the browser ended on, for a browser on another machine (where
+   * the loopback redirect cannot arrive). Resolves null when the input ends. Absent: only the redirect is awaited.
+   */
+  readPasted?(signal: AbortSignal): Promise<string | null>;
   signal?: AbortSignal;
 }
+
+/** Pasted lines read before giving up on the paste (the redirect may still come). */
+const MAX_PASTED_LINES = 5;
 
 /**
  * Signs in to `spec` (a remote server) and stores its tokens. client_credentials entries get a token at once;
@@ -55,7 +63,12 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
     const where = { serverUrl, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}) };
     const first = await run(spec, () => auth(provider, { ...where, ...(scope ? { scope } : {}) }));
     if (first === 'AUTHORIZED') return;
-    const code = await run(spec, () => callback.code(provider.expectedState, io.signal));
+    const pasting = new AbortController();
+    if (io.readPasted) {
+      io.say('If your browser is on another machine: sign in there, then paste here the address it ends on (http://127.0.0.1:…/callback?code=…).');
+      void readPastedAnswers(io.readPasted, callback.offer, pasting.signal);
+    }
+    const code = await run(spec, () => callback.code(provider.expectedState, io.signal)).finally(() => pasting.abort());
     await run(spec, () => auth(provider, { ...where, authorizationCode: code }));
   } finally {
     callback.server.closeAllConnections();
@@ -94,8 +107,24 @@ async function run<T>(spec: ServerSpec, step: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Offers each pasted line that is a callback address to `offer`, until `signal` aborts or the input ends. */
+async function readPastedAnswers(read: (signal: AbortSignal) => Promise<string | null>, offer: (answer: Answer) => void, signal: AbortSignal): Promise<void> {
+  for (let i = 0; i < MAX_PASTED_LINES && !signal.aborted; i++) {
+    const line = await read(signal).catch(() => null);
+    if (line === null) return;
+    try {
+      const url = new URL(line.trim());
+      offer({ code: url.searchParams.get('code') ?? undefined, state: url.searchParams.get('state') ?? undefined, error: url.searchParams.get('error') ?? undefined });
+    } catch {
+      // Not an address: the next line may be.
+    }
+  }
+}
+
 interface Callback {
   server: Server;
+  /** Hands in an answer that came another way (pasted by the person). */
+  offer(answer: Answer): void;
   /** Resolves with the authorization code once the browser comes back with the expected state. */
   code(state: string, signal?: AbortSignal): Promise<string>;
 }
@@ -122,6 +151,7 @@ function listen(port: number): Promise<Callback> {
     server.listen(port, '127.0.0.1', () =>
       resolve({
         server,
+        offer: (answer) => deliver(answer),
         code: (state, signal) =>
           new Promise<string>((ok, fail) => {
             const timer = setTimeout(() => fail(new Error(`no answer from the browser within ${LOGIN_TIMEOUT_MS / 60_000} minutes`)), LOGIN_TIMEOUT_MS);
