@@ -240,7 +240,10 @@ export class ToolProxy {
     let reply: ToolReply;
     try {
       // Progress restarts the call's own wait (the server is still working) and is shown as a fresh 'start'.
-      const onProgress = (progress: ToolProgress) => (callEnded?.extend(), (record.progress = progress), this.emit('start', record));
+      const onProgress = (progress: ToolProgress) => {
+        callEnded?.extend();
+        this.emit('start', Object.assign(record, { progress }));
+      };
       const answer = await abortable(call({ signal, timeoutMs, onProgress }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
@@ -373,7 +376,8 @@ function linkedController(parent: AbortSignal, timeoutMs: number): { signal: Abo
     signal: controller.signal,
     /** Restarts the wait (the run's own deadline still ends it; the MCP client caps the total). */
     extend() {
-      if (!controller.signal.aborted) clearTimeout(timer), (timer = setTimeout(expire, timeoutMs));
+      clearTimeout(timer);
+      if (!controller.signal.aborted) timer = setTimeout(expire, timeoutMs);
     },
     dispose() {
       clearTimeout(timer);
