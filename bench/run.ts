@@ -12,6 +12,7 @@ const BENCHES: Array<[string, () => Promise<Figure[]>]> = [
   ['serve', async () => (await import('./serve.js')).runServeBench()],
   ['hostile-documents', async () => (await import('./hostile-documents.js')).runHostileDocumentsBench()],
   ['call-flood', async () => (await import('./call-flood.js')).runCallFloodBench()],
+  ['prompt-tokens', async () => (await import('./prompt-tokens.js')).runPromptTokensBench()],
 ];
 
 const only = process.argv.slice(2);

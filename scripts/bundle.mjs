@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const EXTERNAL = ['isolated-vm', '@napi-rs/canvas', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
+const EXTERNAL = ['isolated-vm', 'isolated-vm-node20', '@napi-rs/canvas', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
 
 // Emptied first: chunk names carry content hashes, so every earlier build's chunks would otherwise stay behind.
 rmSync('dist/bundle', { recursive: true, force: true });
@@ -15,6 +15,7 @@ await build({
     math: 'dist/mcp-servers/math/main.js',
     documents: 'dist/mcp-servers/documents/main.js',
     websearch: 'dist/mcp-servers/websearch/main.js',
+    history: 'dist/mcp-servers/history/main.js',
   },
   bundle: true,
   splitting: true,

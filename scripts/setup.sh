@@ -23,6 +23,13 @@ fi
 echo "==> Installing dependencies (isolated-vm compiles from source; faiss-node is built against FAISS)"
 if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 
+echo "==> Checking the sandbox (isolated-vm for Node $(node --version))"
+node -e "require('isolated-vm')" 2>/dev/null || node -e "require('isolated-vm-node20')" 2>/dev/null || {
+  echo "    isolated-vm did not install for Node $(node --version): Cortex-R needs Node 20.11+, 22 or 24 and a C++ compiler (g++, make, python3) on Node 20; see docs/node-versions.md" >&2
+  exit 1
+}
+echo "    ok"
+
 echo "==> Chromium for the web page's browser tests (Debian's package; no browser is ever downloaded)"
 if [ -x /usr/bin/chromium ]; then
   echo "    found $(/usr/bin/chromium --version 2>/dev/null || echo /usr/bin/chromium)"

@@ -1,10 +1,14 @@
 // Entry of the `cortex` command: parses flags, loads config, runs one command, maps errors to exit codes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
 import type { RuntimeOptions } from './cli/runtime.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
 import { createOutput, type Output } from './cli/output.js';
+import { errorResultJson } from './cli/result-json.js';
 import { CortexError, errorMessage } from './errors.js';
+import { PROJECT_ROOT } from './paths.js';
 
 interface GlobalOptions extends RuntimeOptions {
   profile?: string;
@@ -30,32 +34,56 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('-v, --verbose', 'show more detail on stderr')
     .option('-q, --quiet', 'print only the result')
     .option('--strategy <name>', 'conservative | exploratory-parallel | exploratory-sequential (overrides the profile)')
-    .option('--model <key>', 'a key of models.yaml, or auto')
+    .option('--model <name>', 'a key of models.yaml, a provider model (ollama:llama3.1:8b, gemini:gemini-2.5-pro), or auto')
     .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
     .option('-y, --yes', 'run tools that need approval without asking (see README "Approvals")')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(run `cortex --help` for usage)')
+    // Words after `cortex` that name no command reach the default action, which reports them as an unknown command.
+    .allowExcessArguments(true)
     .exitOverride();
 
   // Commands load their modules on use, so `--help` or `sessions` does not pay for the LLM SDKs.
-  program.action(() =>
-    run(async (config, out) => (await import('./cli/repl.js')).replCommand(config, runtimeOptions(program), out)),
-  );
+  program.action(() => {
+    // commander's own "unknown command" error, with its "Did you mean ask?" (it is not reached when the program has an action).
+    if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
+    return run(async (config, out) => (await import('./cli/repl.js')).replCommand(config, runtimeOptions(program), out));
+  });
   program
     .command('ask <question...>')
-    .description('answer one question and exit')
+    .description('answer one question and exit (`-` reads the question from stdin; piped text is added as context)')
+    .option('-c, --continue', 'continue the latest session')
     .option('--record <file>', 'write every LLM request and reply of the run to <file> (JSON Lines)')
     .option('--replay <file>', 'answer with the replies recorded in <file>, without any LLM')
-    .action((words: string[], opts: { record?: string; replay?: string }) =>
-      run(async (config, out) => (await import('./cli/ask-command.js')).askCommand(config, words.join(' '), { ...runtimeOptions(program), ...askOptions(opts) }, out)),
+    .action((words: string[], opts: AskFlags) =>
+      run(async (config, out) =>
+        (await import('./cli/ask-command.js')).askCommand(config, words, { ...runtimeOptions(program), ...askOptions(opts) }, out),
+      ),
     );
-  program
-    .command('sessions')
-    .description('list saved sessions, newest first')
+  const sessions = program.command('sessions').description('list, show or delete saved sessions');
+  sessions
+    .command('list', { isDefault: true })
+    .description('list saved sessions, newest first: start (local time), questions, last outcome, first question')
     .option('-n, --limit <n>', 'how many to show', '20')
     .action((opts: { limit: string }) =>
       run(async (config, out) =>
         (await import('./cli/sessions-command.js')).sessionsCommand(config, Number.parseInt(opts.limit, 10) || 20, out),
       ),
+    );
+  sessions
+    .command('show <id>')
+    .description("a session's questions, the code of each plan, and the answers")
+    .action((id: string) => run(async (config, out) => (await import('./cli/sessions-command.js')).sessionShowCommand(config, id, out)));
+  sessions
+    .command('rm <id>')
+    .description('delete a saved session')
+    .action((id: string) => run(async (config, out) => (await import('./cli/sessions-command.js')).sessionRemoveCommand(config, id, out)));
+
+  program
+    .command('models')
+    .description('list the models each configured provider serves, the default, and what auto picks')
+    .action(() =>
+      run(async (config, out) => (await import('./cli/models-command.js')).modelsCommand(config, runtimeOptions(program), out)),
     );
 
   program
@@ -81,8 +109,11 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .command('index')
     .description('index the documents folder for search (only new and changed files)')
     .option('--rebuild', 're-extract and re-embed every file')
-    .action((opts: { rebuild?: boolean }) =>
-      run(async (config, out) => (await import('./cli/index-command.js')).indexCommand(config, { rebuild: Boolean(opts.rebuild) }, out)),
+    .option('--strict', 'exit with status 1 when a file could not be indexed')
+    .action((opts: { rebuild?: boolean; strict?: boolean }) =>
+      run(async (config, out) =>
+        (await import('./cli/index-command.js')).indexCommand(config, { rebuild: Boolean(opts.rebuild), strict: Boolean(opts.strict) }, out),
+      ),
     );
 
   program
@@ -116,13 +147,24 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
   return program;
 }
 
+/** The version in package.json (`cortex --version`). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 function runtimeOptions(program: Command): RuntimeOptions {
   const { model, session, strategy, yes } = program.opts<GlobalOptions>();
   return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}) };
 }
 
-function askOptions({ record, replay }: { record?: string; replay?: string }): RuntimeOptions {
-  return { ...(record ? { record } : {}), ...(replay ? { replay } : {}) };
+interface AskFlags {
+  record?: string;
+  replay?: string;
+  continue?: boolean;
+}
+
+function askOptions({ record, replay, continue: latest }: AskFlags): RuntimeOptions & { continueLatest?: boolean } {
+  return { ...(record ? { record } : {}), ...(replay ? { replay } : {}), ...(latest ? { continueLatest: true } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -143,7 +185,11 @@ async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (out.json) out.result({ status: 'error', answer: null, error: { code: err instanceof CortexError ? err.code : 'internal', message: errorMessage(err) } });
+    if (out.json) {
+      // The same keys as every `ask --json` object (a bad config or flag stops the run before it has a session).
+      const error = { code: err instanceof CortexError ? err.code : 'internal', message: errorMessage(err) };
+      out.result(errorResultJson(error, { session_id: null, usage: { prompt_tokens: 0, completion_tokens: 0 }, timings: { total_ms: 0, llm_ms: 0, sandbox_ms: 0 } }));
+    }
     out.error(`cortex: ${errorMessage(err)}`);
     if (out.verbose && err instanceof Error && exitCodeFor(err) === EXIT.error) out.error(err.stack ?? '');
     return exitCodeFor(err);

@@ -80,3 +80,28 @@ export class SessionNotFoundError extends CortexError {
     super('session_not_found', `no session ${sessionId} (see \`cortex sessions\`)`, options);
   }
 }
+
+/** Most model names a ModelNotFoundError lists; the rest are counted. */
+const MAX_NAMED_MODELS = 12;
+
+/**
+ * The provider does not serve the configured model (HTTP 404, or absent from its model list). Names the setting
+ * to change and the models that do exist; for Ollama, how to pull it. An LlmRequestError with status 404.
+ */
+export class ModelNotFoundError extends LlmRequestError {
+  constructor(
+    provider: string,
+    readonly model: string,
+    /** Where the model name was set, e.g. "models.gemini.model in config/models.yaml, or --model". */
+    readonly setting: string,
+    /** Models the provider does serve (may be empty when the list could not be read). */
+    readonly available: string[],
+    options?: { cause?: unknown },
+  ) {
+    const shown = available.slice(0, MAX_NAMED_MODELS).join(', ');
+    const more = available.length > MAX_NAMED_MODELS ? ` and ${available.length - MAX_NAMED_MODELS} more` : '';
+    const exist = available.length ? ` Available: ${shown}${more}.` : '';
+    const pull = provider === 'ollama' ? ` Run \`ollama pull ${model}\`, or change ${setting}.` : ` Change ${setting}.`;
+    super(provider, `model "${model}" is not available.${pull}${exist}`, 404, options);
+  }
+}

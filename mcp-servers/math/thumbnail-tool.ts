@@ -112,7 +112,8 @@ export function registerThumbnailTool(server: McpServer): void {
           .describe("Path of the image file: absolute, or relative to the math server's working directory"),
       },
       outputSchema: { result: z.string().describe('Absolute path of the written PNG thumbnail') },
-      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+      // Writes beside the image and replaces an older thumbnail: destructive, though the same call twice gives the same file.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       _meta: exampleMeta({ image_path: THUMBNAIL_EXAMPLE_PATH }, { expectsError: true }),
     },
     ({ image_path }) => createThumbnail(image_path),

@@ -4,7 +4,7 @@ import type { ToolInfo } from '../mcp/types.js';
 import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
-import { timedGenerate, type LlmCallInfo } from './llm-call.js';
+import { timedGenerate, type LlmCallInfo, type LlmEventFrame } from './llm-call.js';
 import type { Perception } from './perception.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
 import { DECISION_TEMPLATES, type StrategyName } from './strategy.js';
@@ -78,6 +78,7 @@ export async function decide({
   maxToolCalls = DEFAULT_SANDBOX_LIMITS.maxToolCalls,
   promptsDir = DEFAULT_PROMPTS_DIR,
   signal,
+  events,
 }: {
   llm: LlmClient;
   strategy: StrategyName;
@@ -92,6 +93,8 @@ export async function decide({
   maxToolCalls?: number;
   promptsDir?: string;
   signal?: AbortSignal;
+  /** Where the request's live events go. */
+  events?: LlmEventFrame;
 }): Promise<Decision> {
   const prompt = await renderPromptFile(
     DECISION_TEMPLATES[strategy],
@@ -107,7 +110,7 @@ export async function decide({
     },
     promptsDir,
   );
-  const generation = await timedGenerate(llm, { prompt, temperature: 0, signal });
+  const generation = await timedGenerate(llm, { prompt, temperature: 0, signal }, events);
   if (!generation.ok) throw generation.error;
   return { code: generation.result.text, prompt, usage: generation.result.usage, llm: generation.call };
 }

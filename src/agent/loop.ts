@@ -2,9 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { CortexError, errorMessage, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
+import { lastStepDiagnosis } from '../sandbox/diagnosis.js';
+import { modelWords } from '../sandbox/reply-turn.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
+import { FlowGuard } from '../policy/flow-guard.js';
+import { quarantineResult } from '../policy/quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
@@ -57,7 +61,11 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
  */
 function onLastStep(outcome: PlanOutcome, lastStepWithLifeline: boolean): PlanOutcome {
   if (!lastStepWithLifeline || outcome.kind !== 'further_processing') return outcome;
-  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }) };
+  return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }), problem: 'further_on_last_step', diagnosis: lastStepDiagnosis() };
+}
+
+function clipCode(code: string): string {
+  return code.length <= MAX_STEP_CODE_CHARS ? code : `${code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`;
 }
 
 function checkBounds(maxSteps: number, maxLifelinesPerStep: number): void {
@@ -90,6 +98,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const { query, llm, servers, tools, caller, sandbox, sandboxLimits, strategy, maxSteps, maxLifelinesPerStep } = options;
   const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
   checkBounds(maxSteps, maxLifelinesPerStep);
+  // One guard per question: what any step read stays on the record for every later call.
+  const guarded = options.flowPolicy ? new FlowGuard(caller, options.flowPolicy, query) : caller;
   const started = performance.now();
   const log = new RunLog(memory, trace, randomUUID());
   const steps: AgentStepRecord[] = [];
@@ -111,7 +121,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   try {
     throwIfAborted(signal);
     emit({ type: 'perceiving', step: 1, maxSteps });
-    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId }), promptsDir, signal }), signal);
+    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
     usage.prompt_tokens += perception.llm.promptTokens;
     usage.completion_tokens += perception.llm.completionTokens;
     timings.llm_ms += perception.llm.latencyMs;
@@ -161,6 +171,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
               maxToolCalls: sandboxLimits?.maxToolCalls,
               promptsDir,
               signal,
+              events: { stage: 'decision', step, emit },
             }),
             signal,
           );
@@ -185,7 +196,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
             code: decision.code,
             // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
             tools: catalogue.tools,
-            caller,
+            caller: guarded,
             limits: sandboxLimits,
             onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
           }),
@@ -194,21 +205,34 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         const sandboxMs = performance.now() - sandboxStarted;
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
-        const outcome = onLastStep(classifyResult(result), step === maxSteps && lifelinesLeft > 0);
+        let classified = classifyResult(result);
+        if (options.flowPolicy?.strict && classified.kind === 'further_processing') {
+          // Strict mode: the planner sees typed values a tool-less model pulled out, never the result's text.
+          const quarantined = await untilAborted(quarantineResult({ llm, task: query, result: classified.result, ...(signal ? { signal } : {}) }), signal);
+          usage.prompt_tokens += quarantined.llm.promptTokens;
+          usage.completion_tokens += quarantined.llm.completionTokens;
+          timings.llm_ms += quarantined.llm.latencyMs;
+          classified = { ...classified, result: quarantined.text };
+        }
+        const outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
-        const error = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome.error : null;
+        const failed = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome : null;
+        const error = failed ? failed.error : null;
         steps.push({
           step,
           lifeline: lifelinesLeft,
           strategy,
           servers: perception.selected_servers,
-          code: decision.code.length <= MAX_STEP_CODE_CHARS ? decision.code : `${decision.code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`,
+          code: clipCode(result.code ?? ''),
+          reply: clipCode(decision.code),
           outcome: outcome.kind,
           error,
+          diagnosis: failed ? failed.diagnosis : null,
           tool_calls: result.calls.map((c) => ({ name: c.tool, ...(c.server ? { server: c.server } : {}), args: c.args, ok: c.ok, ms: Math.round(c.ms) })),
         });
         const detail = outcome.kind === 'final_answer' ? outcome.answer : outcome.kind === 'further_processing' ? outcome.result : error!;
-        emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail });
+        const said = outcome.kind === 'sandbox_error' && outcome.refusedBeforeRunning ? modelWords(decision.code) : undefined;
+        emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail, ...(failed ? { diagnosis: failed.diagnosis } : {}), ...(said ? { said } : {}) });
 
         if (outcome.kind === 'final_answer') {
           await log.answer(step, outcome.answer);
@@ -217,7 +241,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         if (outcome.kind === 'further_processing') {
           stepResult = outcome.result;
         } else {
-          feedback = { error: outcome.error, code: decision.code, logs: result.logs };
+          // Strict mode withholds the failed run's console output too: it may print what the tools returned.
+          feedback = { error: outcome.error, code: decision.code, logs: options.flowPolicy?.strict ? [] : result.logs };
         }
       }
       if (stepResult === undefined) {

@@ -1,4 +1,5 @@
 // Judging a sandbox result as an outcome, and saying what was tried when giving up.
+import { runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import type { AgentStepRecord } from './types.js';
 import { badValue, type BadValueReason } from '../model-messages.js';
@@ -12,12 +13,17 @@ const MAX_BAD_VALUE_PREVIEW_CHARS = 300;
 const FINAL_ANSWER_PREFIX = /^\s*FINAL_ANSWER\s*:/;
 const FURTHER_PROCESSING_PREFIX = /^\s*FURTHER_PROCESSING_REQUIRED\s*:/;
 
-/** What one sandbox run means for the loop. */
+/**
+ * What one sandbox run means for the loop. On failure, `error` is written for the model (it goes
+ * into the retry prompt); `diagnosis` says the same in plain words for a person, and `problem` names
+ * the kind (a ReplyProblem when the reply was refused before running, a BadValueReason for a refused
+ * value, else the sandbox error kind).
+ */
 export type PlanOutcome =
   | { kind: 'final_answer'; answer: string }
   | { kind: 'further_processing'; result: string }
-  | { kind: 'invalid_plan'; error: string }
-  | { kind: 'sandbox_error'; error: string; errorKind: string };
+  | { kind: 'invalid_plan'; error: string; problem: string; diagnosis: string }
+  | { kind: 'sandbox_error'; error: string; errorKind: string; problem: string; diagnosis: string; refusedBeforeRunning: boolean };
 
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -30,6 +36,7 @@ const NONSENSE: Record<string, BadValueReason> = { undefined: 'nothing', null: '
 /** Why a result text is not a result, or null when it is one. */
 function badValueReason(text: string): BadValueReason | null {
   const t = text.trim();
+  if (t.includes('[object Promise]')) return 'promise';
   if (t.includes('[object Object]')) return 'object_text';
   return NONSENSE[t.toLowerCase()] ?? null;
 }
@@ -42,7 +49,18 @@ function badValueReason(text: string): BadValueReason | null {
  * model (its code is in the retry prompt), never a result handed on.
  */
 export function classifyResult(result: SandboxResult): PlanOutcome {
-  if (!result.ok) return { kind: 'sandbox_error', error: `${result.error.kind}: ${result.error.message}`, errorKind: result.error.kind };
+  if (!result.ok) {
+    const { kind, message, problem, diagnosis } = result.error;
+    return {
+      kind: 'sandbox_error',
+      error: `${kind}: ${message}`,
+      errorKind: kind,
+      problem: problem ?? kind,
+      // Sandboxes other than ours may give no diagnosis: never fall back on the model's message.
+      diagnosis: diagnosis ?? runDiagnosis(kind, 'no details given'),
+      refusedBeforeRunning: problem !== undefined,
+    };
+  }
   const value = result.value;
   const final = FINAL_ANSWER_PREFIX.test(value);
   const further = !final && FURTHER_PROCESSING_PREFIX.test(value);
@@ -50,7 +68,7 @@ export function classifyResult(result: SandboxResult): PlanOutcome {
   const reason = badValueReason(payload);
   if (reason) {
     const shown = value.length > MAX_BAD_VALUE_PREVIEW_CHARS ? `${value.slice(0, MAX_BAD_VALUE_PREVIEW_CHARS)}…` : value;
-    return { kind: 'invalid_plan', error: badValue({ returned: shown, reason }) };
+    return { kind: 'invalid_plan', error: badValue({ returned: shown, reason }), problem: reason, diagnosis: valueDiagnosis(reason) };
   }
   return further ? { kind: 'further_processing', result: payload } : { kind: 'final_answer', answer: payload };
 }
@@ -58,7 +76,7 @@ export function classifyResult(result: SandboxResult): PlanOutcome {
 function describeAttempt(record: AgentStepRecord): string {
   const tools = record.tool_calls.length ? record.tool_calls.map((c) => `${c.name}${c.ok ? '' : ' (failed)'}`).join(', ') : 'no tool calls';
   const what =
-    record.outcome === 'further_processing' ? 'needed further processing' : record.outcome === 'final_answer' ? 'answered' : record.error ?? record.outcome;
+    record.outcome === 'further_processing' ? 'needed further processing' : record.outcome === 'final_answer' ? 'answered' : record.diagnosis ?? record.outcome;
   return clip(`step ${record.step}, lifelines left ${record.lifeline} (${record.strategy}; ${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
 }
 

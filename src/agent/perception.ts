@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorMessage } from '../errors.js';
 import type { LlmClient } from '../llm/types.js';
 import type { ServerSummary } from '../mcp/types.js';
-import { timedGenerate, type LlmCallInfo } from './llm-call.js';
+import { timedGenerate, type LlmCallInfo, type LlmEventFrame } from './llm-call.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
 
 /** The perception prompt in prompts/. */
@@ -93,6 +93,7 @@ export async function perceive({
   memorySummary,
   promptsDir = DEFAULT_PROMPTS_DIR,
   signal,
+  events,
 }: {
   llm: LlmClient;
   query: string;
@@ -100,13 +101,15 @@ export async function perceive({
   memorySummary: string;
   promptsDir?: string;
   signal?: AbortSignal;
+  /** Where the request's live events go. */
+  events?: LlmEventFrame;
 }): Promise<Perception> {
   const prompt = await renderPromptFile(
     PERCEPTION_TEMPLATE,
     { servers: describeServers(servers), query, memory_summary: memorySummary },
     promptsDir,
   );
-  const generation = await timedGenerate(llm, { prompt, jsonSchema: PERCEPTION_JSON_SCHEMA, temperature: 0, signal });
+  const generation = await timedGenerate(llm, { prompt, jsonSchema: PERCEPTION_JSON_SCHEMA, temperature: 0, signal }, events);
   const allIds = servers.map((s) => s.id);
   const fallback = (reason: string): Perception => ({
     intent: '',

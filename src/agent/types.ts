@@ -1,5 +1,6 @@
 // The agent loop's options, result (what `cortex ask --json` prints) and live events.
 import type { LlmClient } from '../llm/types.js';
+import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
@@ -34,6 +35,8 @@ export interface AgentOptions {
   signal?: AbortSignal;
   /** Folder of the prompt templates; default PROJECT_ROOT/prompts. */
   promptsDir?: string;
+  /** The data-flow policy every call of the question is checked against (src/policy); absent: none. */
+  flowPolicy?: FlowPolicy;
 }
 
 /** How one attempt ended. */
@@ -47,11 +50,15 @@ export interface AgentStepRecord {
   strategy: StrategyName;
   /** Server ids perception selected for this step. */
   servers: string[];
-  /** The model's raw answer. */
+  /** The JavaScript that actually ran (the reply after extraction and normalisation); '' when the reply was refused before running. */
   code: string;
+  /** The model's raw reply. */
+  reply: string;
   outcome: StepOutcome;
   /** The error fed back to the model (sandbox error or invalid plan), else null. */
   error: string | null;
+  /** The same failure in plain words for a person (one line), else null. */
+  diagnosis: string | null;
   /** `server`: the server the call actually went to (absent for calls refused before reaching one). */
   tool_calls: Array<{ name: string; server?: string; args: unknown; ok: boolean; ms: number }>;
 }
@@ -91,7 +98,18 @@ export type AgentEvent =
     }
   | { type: 'running'; step: number; lifelinesLeft: number; /** The model's answer about to run. */ code: string }
   | { type: 'tool_call'; phase: 'start' | 'end'; step: number; record: ToolCallRecord }
-  | { type: 'outcome'; step: number; lifelinesLeft: number; outcome: StepOutcome; detail: string }
+  | {
+      type: 'outcome';
+      step: number;
+      lifelinesLeft: number;
+      outcome: StepOutcome;
+      /** The answer, the result handed on, or the feedback written for the model (not for display on failure: use `diagnosis`). */
+      detail: string;
+      /** On failure: what went wrong, in plain words, one line, for a person. */
+      diagnosis?: string;
+      /** When the reply was refused before running: what the model said (reasoning removed, shortened). */
+      said?: string;
+    }
   | { type: 'llm_start'; stage: LlmStage; step: number; model: string; /** Estimated from the prompt's length. */ promptTokens: number }
   | { type: 'llm_text'; stage: LlmStage; step: number; delta: string; completionTokens: number }
   | { type: 'llm_retry'; stage: LlmStage; step: number; attempt: number; maxAttempts: number; reason: string; delayMs: number }

@@ -1,25 +1,105 @@
 // `cortex ask "…"`: one question, answered through the agent loop; the answer (or JSON) on stdout.
-import type { AgentRunResult } from '../agent/types.js';
+import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
-import { EXIT } from './exit-codes.js';
+import { CortexError, errorMessage, UsageError } from '../errors.js';
+import { listSessions } from '../memory/session-files.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createProgress } from './progress.js';
-import { resultJson } from './result-json.js';
+import { errorResultJson, resultJson } from './result-json.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
+import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS } from './stdin-text.js';
 import { terminalAsk } from './terminal-ask.js';
 
-export async function askCommand(config: LoadedConfig, question: string, options: RuntimeOptions, out: Output): Promise<number> {
-  const ask = terminalAsk(out);
-  const runtime = await Runtime.start(config, options, out, ask ? { ask } : {});
+export interface AskCommandOptions extends RuntimeOptions {
+  /** `-c/--continue`: answer in the latest saved session. */
+  continueLatest?: boolean;
+}
+
+/** Exit status after a second Ctrl-C: the conventional 128 + SIGINT. */
+const EXIT_INTERRUPTED = 130;
+
+export async function askCommand(config: LoadedConfig, words: string[], options: AskCommandOptions, out: Output): Promise<number> {
+  const startedAt = performance.now();
+  const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  let sessionId: string | null = null;
+  // Ctrl-C cancels the question (the result, or --json's `cancelled` object, is still printed); a second one quits.
+  const cancel = new AbortController();
+  const onSigint = () => {
+    if (cancel.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    cancel.abort();
+  };
+  // Work abandoned by the cancel (an LLM request's stream) may still reject with the abort's reason, unobserved;
+  // that is the cancel itself, not a crash. Anything else unhandled stays fatal.
+  const onUnhandled = (reason: unknown) => {
+    if (reason !== cancel.signal.reason || !cancel.signal.aborted) throw reason;
+  };
+  process.on('SIGINT', onSigint);
+  process.on('unhandledRejection', onUnhandled);
+  let runtime: Runtime | undefined;
   try {
+    const question = await questionOf(words, out);
+    const { continueLatest, ...runtimeOptions } = options;
+    const session = continueLatest ? await latestSession(config, out) : undefined;
+    const ask = terminalAsk(out);
+    runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? { ask } : {});
+    sessionId = runtime.memory.id;
     const progress = createProgress(out);
-    const result = await runtime.ask(question, { onEvent: progress.onEvent });
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'llm_end') {
+        usage.prompt_tokens += event.promptTokens;
+        usage.completion_tokens += event.completionTokens;
+      }
+      progress.onEvent(event);
+    };
+    const result = await runtime.ask(question, { onEvent, signal: cancel.signal });
     progress.done();
     printResult(result, out);
     return result.status === 'answered' ? EXIT.ok : EXIT.gaveUp;
+  } catch (err) {
+    // --json gets the same object on every path; the message still goes to stderr.
+    if (!out.json) throw err;
+    const total_ms = Math.round(performance.now() - startedAt);
+    const code = err instanceof CortexError ? err.code : 'internal';
+    out.result(errorResultJson({ code, message: errorMessage(err) }, { session_id: sessionId, usage, timings: { total_ms, llm_ms: 0, sandbox_ms: 0 } }));
+    out.error(`cortex: ${errorMessage(err)}`);
+    return exitCodeFor(err);
   } finally {
-    await runtime.close();
+    process.off('SIGINT', onSigint);
+    await runtime?.close();
+    process.off('unhandledRejection', onUnhandled);
   }
+}
+
+/**
+ * The question: the words given, or stdin for `ask -`. Text piped to stdin otherwise is added as the
+ * question's context, at most MAX_PIPED_CHARS (the user is told when it was cut). @throws UsageError
+ */
+export async function questionOf(words: string[], out: Output): Promise<string> {
+  const fromStdin = words.length === 1 && words[0] === '-';
+  if (!fromStdin && !stdinIsPiped()) return words.join(' ');
+  if (fromStdin && process.stdin.isTTY) throw new UsageError('`cortex ask -` reads the question from stdin, but stdin is a terminal: pipe the question in');
+  const piped = await readStdinText();
+  if (piped.cutChars > 0) out.error(`note: only the first ${MAX_PIPED_CHARS} characters of the piped text are used (${piped.cutChars} more were left out)`);
+  if (piped.timedOut) out.error(`note: stdin was still open after ${STDIN_READ_TIMEOUT_MS / 1000} s; using what had arrived`);
+  const text = piped.text.trim();
+  if (fromStdin) {
+    if (!text) throw new UsageError('`cortex ask -`: stdin was empty, so there is no question');
+    return text;
+  }
+  if (!text) return words.join(' ');
+  out.info(out.dim(`(with ${text.length} characters of piped text)`));
+  return `${words.join(' ')}\n\nText given with the question:\n"""\n${text}\n"""`;
+}
+
+/** The id of the newest saved session, for `ask -c`; undefined (a new session, said so) when there is none. */
+async function latestSession(config: LoadedConfig, out: Output): Promise<string | undefined> {
+  const [latest] = await listSessions(config.paths.memory, { limit: 1 });
+  if (!latest) {
+    out.info('No saved session to continue; starting a new one.');
+    return undefined;
+  }
+  return latest.id;
 }
 
 /** The answer on stdout (or the whole result with --json); why it gave up on stderr. */
@@ -28,7 +108,20 @@ export function printResult(result: AgentRunResult, out: Output): void {
     out.result(resultJson(result));
     return;
   }
-  if (result.status === 'answered') out.line(result.answer ?? '');
-  else out.error(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`);
-  out.info(out.dim(`session ${result.session_id} · ${result.steps.length} attempt(s) · ${result.timings.total_ms} ms`));
+  if (result.status === 'answered') out.line(out.bold(result.answer ?? ''));
+  else out.error(out.err.red(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`));
+  out.info(out.err.dim(runSummary(result)));
+}
+
+/** One line of figures under an answer: steps and retries, tokens, time, and the session to continue. */
+export function runSummary(result: AgentRunResult): string {
+  const steps = new Set(result.steps.map((s) => s.step)).size;
+  const retries = result.steps.length - steps;
+  const tokens = result.usage.prompt_tokens + result.usage.completion_tokens;
+  return [
+    `${steps} step${steps === 1 ? '' : 's'}${retries ? `, ${retries} retr${retries === 1 ? 'y' : 'ies'}` : ''}`,
+    `${tokens.toLocaleString('en-US')} tokens (${result.usage.prompt_tokens.toLocaleString('en-US')} in, ${result.usage.completion_tokens.toLocaleString('en-US')} out)`,
+    `${(result.timings.total_ms / 1000).toFixed(1)} s`,
+    `session ${result.session_id}`,
+  ].join(' · ');
 }

@@ -9,7 +9,8 @@ import { createStatusLine } from './status-line.js';
 /** Width of the progress bar, in characters. */
 const BAR_WIDTH = 24;
 
-export async function indexCommand(config: LoadedConfig, options: { rebuild: boolean }, out: Output): Promise<number> {
+/** `--strict`: files that could not be indexed make the exit status an error. */
+export async function indexCommand(config: LoadedConfig, options: { rebuild: boolean; strict?: boolean }, out: Output): Promise<number> {
   const settings = await indexOptionsForProfile(config);
   out.info(`indexing ${settings.documentsDir} → ${settings.indexDir} (embedder ${settings.embedder.id}, images ${settings.captioner?.id ?? 'not read'})`);
   const status = createStatusLine(out);
@@ -36,7 +37,11 @@ export async function indexCommand(config: LoadedConfig, options: { rebuild: boo
         `${summary.skipped} unchanged, ${summary.failed.length} failed; ${summary.chunks} chunks in ${summary.ms} ms` +
         (summary.rebuilt ? ' (rebuilt)' : ''),
     );
-    for (const f of summary.failed) out.line(`  skipped ${f.file}: ${f.reason}`);
+    for (const f of summary.failed) out.line(`  skipped ${f.file}: ${f.reason}${f.earlier ? ' (unchanged since it failed; fix or remove it)' : ''}`);
+  }
+  if (options.strict && summary.failed.length > 0) {
+    out.error(`cortex: ${summary.failed.length} file${summary.failed.length === 1 ? '' : 's'} could not be indexed (--strict)`);
+    return EXIT.gaveUp;
   }
   return EXIT.ok;
 }

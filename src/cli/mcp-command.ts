@@ -8,7 +8,7 @@ import { Runtime, type RuntimeOptions } from './runtime.js';
 
 /** Runs until the client closes stdin (or SIGINT / SIGTERM). `out` is used for its stderr methods only. */
 export async function mcpCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
-  const runtime = await Runtime.start(config, { ...options, sandboxWorkers: config.profile.serve.sandbox_workers }, out);
+  const runtime = await Runtime.start(config, { ...options, sandboxWorkers: config.profile.serve.sandbox_workers, startWithoutLlm: true }, out);
   const server = buildCortexMcpServer({ runtime, maxConcurrent: config.profile.serve.max_concurrent });
   try {
     const closed = new Promise<void>((resolve) => {

@@ -1,30 +1,85 @@
-// `cortex` with no command: a REPL. One session until `new`; Ctrl-C cancels the current question; Ctrl-D or `exit` quits.
+// `cortex` with no command: a REPL. One session until /new; a model failure is shown and the REPL goes on;
+// Ctrl-C cancels the current question or clears the line; Ctrl-D or /exit quits.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
+import { errorMessage } from '../errors.js';
+import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../mcp/approval-gate.js';
-import { isPromptLine, promptLine } from '../mcp/prompt-line.js';
+import { promptLine } from '../mcp/prompt-line.js';
+import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
-import { printResult } from './ask-command.js';
 import { createProgress } from './progress.js';
+import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
+import { MessageAssembler, readInput } from './repl-input.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { clearStatus } from './terminal-ask.js';
 
-const HELP = 'Ask a question, or: new (start a new session), /prompt (a server\'s prompts), exit (or Ctrl-D) to quit. Ctrl-C cancels a running question.';
 const PROMPT = 'cortex> ';
+const CONTINUE_PROMPT = '   ...> ';
 /** A line that answers an approval question rather than asking one. */
 const APPROVAL_ANSWER = /^(y|yes|n|no|a|always)$/i;
+/** Input lines kept between runs (the file under the cache folder). */
+const HISTORY_LINES = 1_000;
+
+async function loadHistory(file: string): Promise<string[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  // readline wants the newest first.
+  return text.split('\n').filter(Boolean).slice(-HISTORY_LINES).reverse();
+}
+
+async function saveHistory(file: string, history: string[]): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${history.slice(0, HISTORY_LINES).reverse().join('\n')}\n`, { mode: 0o600 });
+}
 
 export async function replCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
-  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: PROMPT, terminal: Boolean(process.stdin.isTTY) });
-  // Questions and approval answers come from the same lines, read one at a time in order. A read left
-  // waiting by a cancelled approval question is handed to the next reader, so no line is lost.
-  const lines = rl[Symbol.asyncIterator]();
-  let leftover: Promise<IteratorResult<string>> | undefined;
-  const nextLine = () => {
-    const read = leftover ?? lines.next();
-    leftover = undefined;
-    return read;
+  const historyFile = join(config.paths.cache, 'repl-history');
+  const terminal = Boolean(process.stdin.isTTY);
+  const rl = createInterface({
+    input: process.stdin,
+    output: process.stdout,
+    prompt: PROMPT,
+    terminal,
+    history: terminal ? await loadHistory(historyFile) : [],
+    historySize: HISTORY_LINES,
+    removeHistoryDuplicates: true,
+  });
+  const assembler = new MessageAssembler();
+  // Bracketed paste: the terminal marks a paste, so its lines become one message.
+  let pasting = false;
+  const onKey = (_s: string, key?: { name?: string }) => {
+    if (key?.name === 'paste-start') pasting = true;
+    else if (key?.name === 'paste-end') pasting = false;
+  };
+  if (terminal) {
+    process.stdin.on('keypress', onKey);
+    process.stdout.write('\x1b[?2004h');
+  }
+  // Questions and approval answers come from the same lines, read one at a time in order. Each line is queued
+  // as it arrives (with whether it was pasted); a reader that gives up waiting leaves the next line queued.
+  const queue: Array<{ text: string; pasted: boolean }> = [];
+  let closed = false;
+  let wake: Array<() => void> = [];
+  const notify = () => {
+    for (const resolve of wake) resolve();
+    wake = [];
+  };
+  rl.on('line', (text) => {
+    queue.push({ text, pasted: pasting });
+    notify();
+  });
+  rl.on('close', () => {
+    closed = true;
+    notify();
+  });
+  const lineReady = (): Promise<void> => (queue.length || closed ? Promise.resolve() : new Promise((resolve) => wake.push(resolve)));
+  /** The next line, or null once the input has ended. */
+  const nextLine = async () => {
+    await lineReady();
+    return queue.shift() ?? null;
   };
   /** True while the next line is the late answer to an approval question whose run already ended. */
   let lateAnswer = false;
@@ -36,21 +91,19 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     rl.setPrompt(question);
     rl.prompt();
     rl.setPrompt(PROMPT);
-    const read = nextLine();
     let onAbort = () => undefined as void;
-    const aborted = new Promise<null>((resolve) => {
-      onAbort = () => resolve(null);
+    const aborted = new Promise<'aborted'>((resolve) => {
+      onAbort = () => resolve('aborted');
       for (const s of cancelled) s.addEventListener('abort', onAbort, { once: true });
     });
-    const answer = await Promise.race([read, aborted]);
+    const ready = await Promise.race([lineReady(), aborted]);
     for (const s of cancelled) s.removeEventListener('abort', onAbort);
-    if (answer === null) {
+    if (ready === 'aborted') {
       out.error('\n(the run ended before an answer: the call was not run)');
-      leftover = read;
       lateAnswer = true;
       return null;
     }
-    return answer.done ? null : answer.value;
+    return queue.shift()?.text ?? null;
   };
 
   let runtime: Runtime;
@@ -60,55 +113,96 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     rl.close();
     throw err;
   }
+  const prompt = () => {
+    rl.setPrompt(assembler.continuing ? CONTINUE_PROMPT : PROMPT);
+    rl.prompt();
+  };
   const interrupt = () => {
     if (current) {
       current.abort();
-    } else {
-      out.error('\n(type exit or press Ctrl-D to quit)');
-      rl.prompt();
+      return;
     }
+    // Ctrl-C at the prompt clears what was typed (and a message being continued); on an empty line it says how to quit.
+    const typed = rl.line.length > 0 || assembler.continuing;
+    rl.write(null, { ctrl: true, name: 'e' });
+    rl.write(null, { ctrl: true, name: 'u' });
+    assembler.clear();
+    process.stdout.write('\n');
+    if (!typed) out.error('(type /exit or press Ctrl-D to quit)');
+    prompt();
   };
   rl.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
-  out.info(`Cortex-R · session ${runtime.memory.id} · ${HELP}`);
+  out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
+  await warnIfModelMissing(runtime, out);
+  let stats = new SessionStats();
+  const context = { runtime, out, memoryDir: config.paths.memory, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
   try {
-    rl.prompt();
+    prompt();
     // Bounded by the input: each turn consumes a line, and the iterator ends with it.
     for (;;) {
       const next = await nextLine();
-      if (next.done) break;
-      const line = next.value.trim();
+      if (next === null) break;
       const late = lateAnswer;
       lateAnswer = false;
-      if (line === 'exit' || line === 'quit') break;
-      if (late && APPROVAL_ANSWER.test(line)) {
+      if (late && APPROVAL_ANSWER.test(next.text.trim())) {
         out.error('(that answer came after its run ended; nothing was run)');
-      } else if (line === 'new') {
-        runtime.newSession();
-        out.info(`new session ${runtime.memory.id}`);
-      } else if (line === 'help') {
-        out.info(HELP);
-      } else if (line) {
-        // `/prompt NAME …`: a server's MCP prompt becomes the question (or a listing is shown).
-        const fromPrompt = isPromptLine(line) ? await promptLine(runtime.mcp, line) : { question: line };
-        if ('message' in fromPrompt) {
-          out.info(fromPrompt.message);
-          rl.prompt();
-          continue;
-        }
+        prompt();
+        continue;
+      }
+      const message = assembler.take(next.text, next.pasted);
+      if (message === null) {
+        if (!pasting) prompt();
+        continue;
+      }
+      let input = readInput(message);
+      // `/prompt NAME arg=value`: a server's MCP prompt becomes the question (`/prompt` alone lists them).
+      if (input.kind === 'command' && (input.name === 'prompt' || input.name === 'prompts')) {
+        const fromPrompt = await promptLine(runtime.mcp, `/prompt ${input.arg}`);
+        if ('message' in fromPrompt) out.info(fromPrompt.message);
+        input = 'message' in fromPrompt ? { kind: 'empty' } : { kind: 'question', text: fromPrompt.question };
+      }
+      if (input.kind === 'command') {
+        if ((await runReplCommand(input.name, input.arg, context)) === 'exit') break;
+      } else if (input.kind === 'question') {
         current = new AbortController();
         const progress = createProgress(out);
-        const result = await runtime.ask(fromPrompt.question, { onEvent: progress.onEvent, signal: current.signal });
-        progress.done();
-        current = undefined;
-        printResult(result, out);
+        try {
+          const result = await runtime.ask(input.text, { onEvent: progress.onEvent, signal: current.signal });
+          progress.done();
+          stats.add(result);
+          printResult(result, out);
+        } catch (err) {
+          // The model (or its server) failed: say so and stay, with the session as it was.
+          progress.done();
+          out.error(out.err.red(`error: ${errorMessage(err)}`));
+          out.error(out.err.dim('The session is kept: ask again, switch with /model NAME, or /exit.'));
+        } finally {
+          current = undefined;
+        }
       }
-      rl.prompt();
+      prompt();
     }
     return EXIT.ok;
   } finally {
     process.off('SIGINT', interrupt);
+    if (terminal) {
+      process.stdin.off('keypress', onKey);
+      // Bracketed paste off, and the shell's prompt on a line of its own after Ctrl-D.
+      process.stdout.write('\x1b[?2004l\n');
+      await saveHistory(historyFile, (rl as unknown as { history: string[] }).history).catch(() => undefined);
+    }
     rl.close();
     await runtime.close();
   }
 }
+
+/** Says at start-up when the provider does not serve the model (not pulled, renamed, shut down), rather than on the first question. */
+export async function warnIfModelMissing(runtime: Runtime, out: Output): Promise<void> {
+  const check = await checkTextModel(runtime.llm);
+  if (check.ok) return;
+  out.error(out.err.red(`warning: ${check.error.message}`));
+  out.error(out.err.dim('Questions will fail until this is fixed; /model NAME switches to another model.'));
+}
+
+export { REPL_HELP };

@@ -1,11 +1,36 @@
-// The object `cortex ask --json` prints, shared by the CLI, the HTTP API and `cortex mcp`.
+// The object `cortex ask --json` prints, shared by the CLI, the HTTP API and `cortex mcp`: the same keys on every path.
 import type { AgentRunResult } from '../agent/types.js';
 
-/** The `--json` object of a run: the result, with `reason` only when there is one. */
-export type ResultJson = Omit<AgentRunResult, 'reason'> & { reason?: string };
+/**
+ * The `--json` object of a question. Every key is present whatever happened: `reason` is null when answered,
+ * `error` is null unless status is 'error' (the run stopped on our side or the environment's, e.g. no LLM),
+ * and `session_id` is null only when the run stopped before a session existed.
+ */
+export interface ResultJson {
+  status: AgentRunResult['status'] | 'error';
+  answer: string | null;
+  session_id: string | null;
+  steps: AgentRunResult['steps'];
+  usage: AgentRunResult['usage'];
+  timings: AgentRunResult['timings'];
+  reason: string | null;
+  error: { code: string; message: string } | null;
+}
 
 /** The `--json` object of a run (what the SSE `result` event and `Accept: application/json` also send). */
 export function resultJson(result: AgentRunResult): ResultJson {
-  const { reason, ...json } = result;
-  return { ...json, ...(reason ? { reason } : {}) };
+  const { status, answer, session_id, steps, usage, timings, reason } = result;
+  return { status, answer, session_id, steps, usage, timings, reason, error: null };
+}
+
+/** What is known of a run that stopped with an error: its session, tokens and time so far. */
+export interface PartialRun {
+  session_id: string | null;
+  usage: AgentRunResult['usage'];
+  timings: AgentRunResult['timings'];
+}
+
+/** The `--json` object of a run that stopped with an error instead of a result. */
+export function errorResultJson(error: { code: string; message: string }, run: PartialRun): ResultJson {
+  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, error };
 }

@@ -3,24 +3,26 @@ import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
-import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
+import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
-import { createApprovalGate, withApproval, type AskUser } from '../mcp/approval-gate.js';
+import { createApprovalGate, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import type { ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
+import { flowPolicyOf } from '../policy/flow-settings.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
+import { pendingLlm } from './pending-llm.js';
 
 export interface RuntimeOptions {
-  /** `--model`: a models.yaml key or 'auto'; else the profile's llm.text_generation. */
+  /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
   model?: string;
   /** `--session`: continue this session instead of starting a new one. */
   session?: string;
@@ -34,6 +36,13 @@ export interface RuntimeOptions {
   replay?: string;
   /** Sandbox worker processes for questions answered at once (`cortex serve`, `cortex mcp`). Default 1. */
   sandboxWorkers?: number;
+  /**
+   * Start even when no LLM is reachable (`cortex serve`, `cortex mcp`): questions then fail with a "no LLM"
+   * error, and each one looks for the LLM again. Default false: `ask` and the REPL stop at once.
+   */
+  startWithoutLlm?: boolean;
+  /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */
+  lazyServers?: boolean;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
@@ -59,13 +68,15 @@ export interface AskOptions {
 export class Runtime {
   private constructor(
     private readonly config: LoadedConfig,
-    readonly llm: LlmClient,
+    public llm: LlmClient,
     private readonly multi: MultiMcp,
     /** The servers behind the approval gate, for the sandbox. */
     private readonly caller: ToolCaller,
     private readonly sandbox: Sandbox,
     public memory: SessionMemory,
     private readonly strategy: StrategyName,
+    /** The approval gate in front of `caller`: told when a question starts, so a "no" holds for one question. */
+    private readonly gate: ApprovalGate,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -83,7 +94,11 @@ export class Runtime {
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
-    const multi = MultiMcp.launch(config.servers, { ...(await multiMcpOptions(config)), onFailure: (_id, reason) => out.error(`warning: ${reason}`) });
+    const multi = MultiMcp.launch(config.servers, {
+      ...(await multiMcpOptions(config)),
+      onFailure: (_id, reason) => out.error(`warning: ${reason}`),
+      ...(options.lazyServers ? { lazy: true } : {}),
+    });
     const approve = createApprovalGate({
       policy: {
         require: profile.approvals.require,
@@ -95,7 +110,7 @@ export class Runtime {
     });
     const workers = options.sandboxWorkers ?? 1;
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy);
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve);
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -106,14 +121,28 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
-    const { key, client } = await resolveTextModel({
-      setting: options.model ?? config.profile.llm.text_generation,
-      models: config.models.models,
-      modelsFile: config.modelsFile,
-      env: process.env,
-    });
-    out.info(`model: ${key} (${client.provider} ${client.model})`);
-    return options.record ? recordingLlm(client, options.record) : client;
+    const connect = async () => {
+      const { key, client, note } = await resolveTextModel({
+        setting: options.model ?? config.profile.llm.text_generation,
+        models: config.models.models,
+        modelsFile: config.modelsFile,
+        env: process.env,
+      });
+      out.info(`model: ${key} (${client.provider} ${client.model})`);
+      return options.record ? recordingLlm(client, options.record) : client;
+    };
+    try {
+      return await connect();
+    } catch (err) {
+      if (!(options.startWithoutLlm && err instanceof LlmUnavailableError)) throw err;
+      out.error(`warning: ${err.message}\nStarting anyway: questions get a "no LLM" error until one is reachable.`);
+      return pendingLlm(connect);
+    }
+  }
+
+  /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
+  async useModel(setting: string, out: Output): Promise<void> {
+    this.llm = await Runtime.pickLlm(this.config, { model: setting }, out);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
@@ -139,6 +168,7 @@ export class Runtime {
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
     this.busySessions.add(id);
+    this.gate.newQuestion();
     let session: SessionMemory | undefined;
     let result: AgentRunResult;
     try {
@@ -192,6 +222,7 @@ export class Runtime {
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
+      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers),
       memory,
       trace: new Trace(memory.tracePath),
       ...(onEvent ? { onEvent } : {}),

@@ -20,10 +20,10 @@ export async function serveCommand(config: LoadedConfig, options: ServeOptions, 
     throw new UsageError(`serving on ${host} would open the API to the network: set CORTEX_API_TOKEN (clients send it as Authorization: Bearer), or serve on 127.0.0.1`);
   }
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${port}`);
-  const runtime = await Runtime.start(config, { ...runtimeOptions, sandboxWorkers: config.profile.serve.sandbox_workers }, out);
+  const runtime = await Runtime.start(config, { ...runtimeOptions, sandboxWorkers: config.profile.serve.sandbox_workers, startWithoutLlm: true }, out);
   let server;
   try {
-    server = await startCortexServer({ runtime, config, host, port, ...(token ? { token } : {}), log: (line) => out.info(out.dim(line)) });
+    server = await startCortexServer({ runtime, config, host, port, ...(token ? { token } : {}), log: (line) => out.info(out.err.dim(line)) });
   } catch (err) {
     await runtime.close();
     throw new UsageError(`cannot listen on ${host}:${port}: ${(err as Error).message}`, { cause: err });

@@ -25,7 +25,7 @@ export function createStatusLine(out: Output): StatusLine {
         return;
       }
       clear();
-      process.stderr.write(out.dim(text.slice(0, (process.stderr.columns || 80) - 1)));
+      process.stderr.write(out.err.dim(text.slice(0, (process.stderr.columns || 80) - 1)));
       shown = true;
     },
     line(text) {

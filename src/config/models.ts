@@ -4,9 +4,9 @@ import { parseConfigText } from './parse.js';
 
 export const ModelConfigSchema = z.strictObject({
   type: z.enum(['gemini', 'ollama']),
-  /** Text-generation model name, e.g. gemini-2.0-flash or qwen2.5-coder:7b. */
+  /** Text-generation model name, e.g. gemini-flash-latest or qwen2.5-coder:7b. */
   model: z.string().min(1),
-  /** Embedding model name, e.g. text-embedding-004 or nomic-embed-text. */
+  /** Embedding model name, e.g. gemini-embedding-001 or nomic-embed-text. */
   embedding_model: z.string().min(1).optional(),
   /** Gemini: API base URL (else GEMINI_BASE_URL). Ollama: host (else OLLAMA_HOST, else http://127.0.0.1:11434). */
   base_url: z.url().optional(),

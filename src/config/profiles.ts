@@ -87,6 +87,27 @@ export const ProfileSchema = z.strictObject({
       allow: z.array(z.string().min(1)).default([]),
     })
     .prefault({}),
+  /** The data-flow policy (docs/security.md): where data may go, and what a tool is when its annotations are wrong. */
+  policy: z
+    .strictObject({
+      /** Places data may be sent to or written at without being named in the question: hosts (`example.org`, `*.example.org`, `host:port`), mail addresses (`bob@example.org`, `@example.org`), file paths, or `<server>.<tool>` for tools that name no place (a web search). */
+      destinations: z.array(z.string().min(1)).default([]),
+      /** Per-tool class overrides, keyed `<server>.<tool>`, `<server>.*` or a bare tool name. */
+      tools: z
+        .record(
+          z.string().min(1),
+          z.strictObject({
+            /** read: changes nothing, reaches nobody; write: changes data; egress: its arguments leave the machine. */
+            class: z.enum(['read', 'write', 'egress']).optional(),
+            /** What its results are: untrusted (anyone could have written them), private (the user's data); [] for neither. */
+            returns: z.array(z.enum(['untrusted', 'private'])).optional(),
+          }),
+        )
+        .default({}),
+      /** Earlier results reach the planner only as typed values pulled out by a tool-less model call (one more LLM call per step). */
+      strict: z.boolean().default(false),
+    })
+    .prefault({}),
   serve: z
     .strictObject({
       /** Address `cortex serve` binds; anything but loopback needs CORTEX_API_TOKEN. */

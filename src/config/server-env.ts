@@ -1,13 +1,14 @@
 // The environment each server gets: a minimal base for all, our CORTEX_* settings and model keys only for our own servers.
-import { basename, dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
 import type { ModelConfig, ModelsFile } from './models.js';
 import type { Profile } from './profiles.js';
 
 /** Our own servers, by the name of their built file (dist/bundle/NAME.js or dist/mcp-servers/NAME/main.js). */
-export type OwnServerKind = 'math' | 'documents' | 'websearch';
-const OWN_SERVER_KINDS: readonly OwnServerKind[] = ['math', 'documents', 'websearch'];
+export type OwnServerKind = 'math' | 'documents' | 'websearch' | 'history';
+const OWN_SERVER_KINDS: readonly OwnServerKind[] = ['math', 'documents', 'websearch', 'history'];
 
 /** Variables every spawned server inherits besides its own `env`: the SDK's defaults plus locale and temp dir. */
 const BASE_ENV_NAMES = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR'];
@@ -36,7 +37,7 @@ interface ServerEnvInput {
   models: ModelsFile;
   profileFile: string;
   modelsFile: string;
-  paths: { documents: string; faissIndex: string };
+  paths: { documents: string; faissIndex: string; memory?: string };
   env: NodeJS.ProcessEnv;
 }
 
@@ -54,6 +55,9 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
     CORTEX_FAISS_DIR: paths.faissIndex,
     CORTEX_CHUNKING: profile.rag.chunking,
     CORTEX_EMBEDDING: 'builtin',
+    // Node 22.1+ keeps V8's compiled code of the server's bundle here (the folder module.enableCompileCache() uses), so
+    // each start after the first skips compiling it. Older Node versions ignore it.
+    NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'),
   };
   if (profile.rag.vector_weight !== undefined) settings.CORTEX_VECTOR_WEIGHT = String(profile.rag.vector_weight);
   const used: ModelConfig[] = [];
@@ -76,7 +80,8 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
   }
   const modelAccess: Record<string, string> = {};
   for (const model of used) Object.assign(modelAccess, modelAccessEnv(model, env));
-  return { math: { ...settings }, websearch: { ...settings }, documents: { ...settings, ...modelAccess } };
+  const history: Record<string, string> = paths.memory ? { CORTEX_MEMORY_DIR: paths.memory } : {};
+  return { math: { ...settings }, websearch: { ...settings }, documents: { ...settings, ...modelAccess }, history: { ...settings, ...history } };
 }
 
 /**

@@ -1,10 +1,14 @@
-// LlmClient for Google's Gemini API, through @google/genai (generateContent and batchEmbedContents).
+// LlmClient for Google's Gemini API, through @google/genai (streamed generateContent, batchEmbedContents, models.list/get).
 import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
+import { boundedFetch } from './bounded-fetch.js';
 import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
-import { LlmRequestError, LlmUnavailableError, errorMessage } from '../errors.js';
+import { LlmRequestError, LlmUnavailableError, ModelNotFoundError, errorMessage } from '../errors.js';
+import { DEFAULT_MODEL_SETTING } from './check-model.js';
+import { describeStreamFailure, readStream, type StreamTuning } from './read-stream.js';
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
-import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient } from './types.js';
+import { estimatePromptTokens } from './token-estimate.js';
+import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
 const PROVIDER = 'gemini';
 /** The Gemini API accepts at most 100 texts per batchEmbedContents request. */
@@ -12,11 +16,21 @@ export const GEMINI_EMBED_BATCH_MAX = 100;
 /** Key variables tried after models.yaml's api_key_env, in this order. */
 export const GEMINI_KEY_VARIABLES = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
 
+/** Most models read from models.list: Google serves about fifty; the bound keeps a broken endpoint from running on. */
+export const MAX_LISTED_GEMINI_MODELS = 1_000;
+/** Most models.list pages followed (each asks for GEMINI_LIST_PAGE_SIZE models). */
+export const MAX_GEMINI_LIST_PAGES = 10;
+/** Models per models.list page (the API's maximum). */
+const GEMINI_LIST_PAGE_SIZE = 1_000;
+
 /** A Gemini client; `keySource` names the variable the key came from, `baseUrl` the endpoint if not Google's. */
 export interface GeminiClient extends LlmClient {
   readonly provider: 'gemini';
   readonly keySource: string;
   readonly baseUrl?: string;
+  /** Where the model name was set, for messages. */
+  readonly setting: string;
+  listModels(options?: { signal?: AbortSignal }): Promise<ProviderModel[]>;
 }
 
 /**
@@ -40,7 +54,12 @@ export function findGeminiKey(
  * `env.GEMINI_BASE_URL`, else Google's (a base URL without the /v1beta part).
  * @throws LlmUnavailableError when no API key is set.
  */
-export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, tuning?: RetryTuning): GeminiClient {
+export function createGeminiClient(
+  config: ModelConfig,
+  env: NodeJS.ProcessEnv,
+  tuning?: RetryTuning & StreamTuning,
+  options: { setting?: string } = {},
+): GeminiClient {
   const found = findGeminiKey(config, env);
   if (!found) {
     const named = config.api_key_env ? `${config.api_key_env}, ` : '';
@@ -50,27 +69,85 @@ export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
   }
   const baseUrl = config.base_url ?? (env.GEMINI_BASE_URL?.trim() || undefined);
   // vertexai: false so stray GOOGLE_GENAI_USE_VERTEXAI in the shell cannot switch the backend.
-  const ai = new GoogleGenAI({ apiKey: found.key, vertexai: false, ...(baseUrl ? { httpOptions: { baseUrl } } : {}) });
+  // The bounded fetch caps every answer's size (the SDK's own reads are not bounded).
+  const ai = new GoogleGenAI({ apiKey: found.key, vertexai: false, httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: boundedFetch(undefined) } });
   const endpoint = baseUrl ?? 'the Gemini API';
+  const setting = options.setting ?? DEFAULT_MODEL_SETTING;
+  const inputLimits = new Map<string, Promise<number | undefined>>();
 
-  const run = <T>(attempt: (signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined) =>
+  const run = <T>(
+    attempt: (signal: AbortSignal) => Promise<T>,
+    signal: AbortSignal | undefined,
+    model = config.model,
+    onProgress?: GenerateRequest['onProgress'],
+    listing = false,
+  ) =>
     requestWithRetries({
       provider: PROVIDER,
       timeoutMs: config.timeout_ms,
       maxRetries: config.max_retries,
       signal,
       tuning,
+      ...(onProgress ? { onProgress } : {}),
       attempt,
-      describe: (err) => describeGeminiFailure(err, endpoint, found.source),
+      // While listing, a 404 must not list again.
+      describe: (err) => describeGeminiFailure(err, endpoint, found.source, model, setting, listing ? async () => [] : () => listModels()),
     });
+
+  const listModels = async (opts: { signal?: AbortSignal } = {}): Promise<ProviderModel[]> => {
+    const { value } = await run(async (abortSignal) => {
+      const found: ProviderModel[] = [];
+      let pager = await ai.models.list({ config: { pageSize: GEMINI_LIST_PAGE_SIZE, abortSignal } });
+      for (let page = 1; ; page++) {
+        const items: unknown = pager.page;
+        if (!Array.isArray(items)) throw new LlmRequestError(PROVIDER, `the model list from ${endpoint} is not in the Gemini API's format`);
+        for (const item of items) {
+          const model = toProviderModel(item);
+          if (model) found.push(model);
+        }
+        if (found.length >= MAX_LISTED_GEMINI_MODELS || page >= MAX_GEMINI_LIST_PAGES || !pager.hasNextPage()) break;
+        pager = await nextPage(pager);
+      }
+      return found.slice(0, MAX_LISTED_GEMINI_MODELS);
+    }, opts.signal, config.model, undefined, true);
+    return value;
+  };
+
+  /** The model's inputTokenLimit (models.get, once per model); undefined when it cannot be read. A 404 throws ModelNotFoundError. */
+  const inputLimit = (model: string, signal: AbortSignal | undefined): Promise<number | undefined> => {
+    let known = inputLimits.get(model);
+    if (!known) {
+      known = run((abortSignal) => ai.models.get({ model, config: { abortSignal } }), signal, model).then(
+        ({ value }) => (typeof value?.inputTokenLimit === 'number' && value.inputTokenLimit > 0 ? value.inputTokenLimit : undefined),
+        (err: unknown) => {
+          if (err instanceof ModelNotFoundError) throw err;
+          return undefined; // the limit is advice: a failed look-up must not stop the request
+        },
+      );
+      inputLimits.set(model, known);
+      known.catch(() => inputLimits.delete(model));
+    }
+    return known;
+  };
 
   return {
     provider: PROVIDER,
     model: config.model,
     keySource: found.source,
     ...(baseUrl ? { baseUrl } : {}),
+    setting,
+    listModels,
 
     async generate(request: GenerateRequest): Promise<GenerateResult> {
+      const { onProgress } = request;
+      const limit = await inputLimit(config.model, request.signal);
+      const promptTokens = estimatePromptTokens(`${request.system ?? ''}\n${request.prompt}`);
+      if (limit !== undefined && promptTokens > limit) {
+        onProgress?.({
+          kind: 'notice',
+          message: `The prompt is about ${promptTokens} tokens and ${config.model} reads at most ${limit}: Gemini may refuse it. Use fewer MCP servers or a model with a larger context.`,
+        });
+      }
       const base: GenerateContentConfig = {
         // One request per generate: no automatic continuation hops the trace would not see.
         automaticContinuation: false,
@@ -86,17 +163,35 @@ export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
         ? [{ role: 'user', parts: [{ text: request.prompt }, ...request.images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: Buffer.from(image.data).toString('base64') } }))] }]
         : request.prompt;
       const { value, latencyMs } = await run(
-        (abortSignal) => ai.models.generateContent({ model: config.model, contents, config: { ...base, abortSignal } }),
+        async (abortSignal) => {
+          const stop = new AbortController();
+          const stream = await ai.models.generateContentStream({
+            model: config.model,
+            contents,
+            config: { ...base, abortSignal: AbortSignal.any([abortSignal, stop.signal]) },
+          });
+          return readStream<GenerateContentResponse>({
+            chunks: stream,
+            textOf: chunkText,
+            tokensOf: (chunk) => completionTokensOf(chunk),
+            isFinal: (chunk) => chunk?.candidates?.[0]?.finishReason !== undefined || chunk?.promptFeedback?.blockReason !== undefined,
+            stop: (reason) => stop.abort(reason),
+            ...(onProgress ? { onProgress } : {}),
+            ...(tuning ? { tuning } : {}),
+          });
+        },
         request.signal,
+        config.model,
+        onProgress,
       );
-      const usage = value.usageMetadata;
+      const final = value.last;
+      const usage = final?.usageMetadata;
       return {
-        text: answerText(value),
+        text: answerText(value.text, final),
         model: config.model,
         usage: {
           promptTokens: usage?.promptTokenCount ?? 0,
-          // Thinking tokens are billed and timed as output, so they count as completion.
-          completionTokens: (usage?.candidatesTokenCount ?? 0) + (usage?.thoughtsTokenCount ?? 0),
+          completionTokens: final ? completionTokensOf(final) ?? 0 : 0,
         },
         latencyMs,
       };
@@ -110,7 +205,7 @@ export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
         texts,
         batchMax: GEMINI_EMBED_BATCH_MAX,
         embedBatch: async (model, batch) => {
-          const result = await run((abortSignal) => ai.models.embedContent({ model, contents: batch, config: { abortSignal } }), options.signal);
+          const result = await run((abortSignal) => ai.models.embedContent({ model, contents: batch, config: { abortSignal } }), options.signal, model);
           const values = (result.value.embeddings ?? []).map((e) => e.values);
           if (values.length !== batch.length || !values.every((v) => Array.isArray(v))) {
             throw new LlmRequestError(PROVIDER, `embedding answer does not hold ${batch.length} vectors`);
@@ -122,27 +217,70 @@ export function createGeminiClient(config: ModelConfig, env: NodeJS.ProcessEnv, 
   };
 }
 
-/** The text of the first candidate (thought parts left out); an empty or blocked answer is an error. */
-function answerText(response: GenerateContentResponse): string {
-  const candidate = response.candidates?.[0];
-  const parts = candidate?.content?.parts ?? [];
-  const text = parts
+/** The text a streamed chunk adds: its first candidate's text parts (thought parts left out). */
+function chunkText(chunk: GenerateContentResponse): string {
+  const parts = chunk?.candidates?.[0]?.content?.parts ?? [];
+  return parts
     .filter((p) => typeof p.text === 'string' && !p.thought)
     .map((p) => p.text)
     .join('');
+}
+
+/** Completion tokens so far by the provider's count; thinking tokens are billed and timed as output, so they count. */
+function completionTokensOf(chunk: GenerateContentResponse): number | undefined {
+  const usage = chunk?.usageMetadata;
+  if (usage?.candidatesTokenCount === undefined && usage?.thoughtsTokenCount === undefined) return undefined;
+  return (usage.candidatesTokenCount ?? 0) + (usage.thoughtsTokenCount ?? 0);
+}
+
+/** The streamed text, checked: an empty or blocked answer is an error. */
+function answerText(text: string, final: GenerateContentResponse | undefined): string {
+  const candidate = final?.candidates?.[0];
   if (text === '' && (!candidate || candidate.finishReason !== 'STOP')) {
-    const reason = response.promptFeedback?.blockReason ?? candidate?.finishReason ?? 'no candidates';
+    const reason = final?.promptFeedback?.blockReason ?? candidate?.finishReason ?? 'no candidates';
     throw new LlmRequestError(PROVIDER, `empty answer (${reason})`);
   }
   return text;
 }
 
-/** Classifies a failed Gemini attempt; ApiError messages are the server's JSON error body. */
-function describeGeminiFailure(err: unknown, endpoint: string, keySource: string): AttemptFailure {
+/** One models.list entry as a ProviderModel (name without the "models/" prefix); undefined when unreadable. */
+function toProviderModel(item: unknown): ProviderModel | undefined {
+  const m = item as { name?: unknown; inputTokenLimit?: unknown; supportedActions?: unknown } | null;
+  if (typeof m?.name !== 'string' || m.name.length === 0 || m.name.length > 300) return undefined;
+  return {
+    name: m.name.replace(/^models\//, ''),
+    ...(typeof m.inputTokenLimit === 'number' ? { inputTokens: m.inputTokenLimit } : {}),
+    ...(Array.isArray(m.supportedActions) ? { actions: m.supportedActions.filter((a): a is string => typeof a === 'string').slice(0, 20) } : {}),
+  };
+}
+
+async function nextPage<P extends { nextPage(): Promise<unknown> }>(pager: P): Promise<P> {
+  await pager.nextPage();
+  return pager;
+}
+
+/** Classifies a failed Gemini attempt; ApiError messages are the server's JSON error body. A 404 names the models that exist. */
+async function describeGeminiFailure(
+  err: unknown,
+  endpoint: string,
+  keySource: string,
+  model: string,
+  setting: string,
+  listModels: () => Promise<ProviderModel[]>,
+): Promise<AttemptFailure> {
+  const streamed = describeStreamFailure(err);
+  if (streamed) return streamed;
   const status = (err as { status?: unknown }).status;
   if (typeof status === 'number') {
     const body = parseErrorBody(errorMessage(err));
     const detail = body?.message ?? errorMessage(err);
+    if (status === 404) {
+      const available = await listModels().then(
+        (models) => models.filter((m) => !m.actions || m.actions.includes('generateContent')).map((m) => m.name),
+        () => [],
+      );
+      return { status, retryable: false, message: detail, error: new ModelNotFoundError(PROVIDER, model, setting, available, { cause: err }) };
+    }
     const badKey = status === 401 || status === 403 || /API[_ ]KEY/i.test(detail);
     const hint = badKey ? ` (check the key in ${keySource})` : '';
     return {
@@ -153,6 +291,10 @@ function describeGeminiFailure(err: unknown, endpoint: string, keySource: string
     };
   }
   const code = networkErrorCode(err);
+  if (code === 'ECONNREFUSED') {
+    // Nothing listens there (a local proxy or fake that is down): waiting will not start it.
+    return { retryable: false, reason: 'connection refused', message: `nothing answers at ${endpoint} (connection refused): check GEMINI_BASE_URL / base_url in models.yaml` };
+  }
   if (code) {
     return {
       retryable: true,

@@ -1,6 +1,7 @@
 // One LLM HTTP request with a per-attempt timeout, the caller's AbortSignal, and bounded retries with backoff.
 import { setTimeout as delay } from 'node:timers/promises';
 import { LlmRequestError, errorMessage } from '../errors.js';
+import type { LlmProgress } from './types.js';
 
 /** First backoff delay; it doubles per retry (1 s, 2 s, 4 s …) so a briefly overloaded API recovers. */
 export const RETRY_BACKOFF_BASE_MS = 1_000;
@@ -46,6 +47,10 @@ export interface AttemptFailure {
   message: string;
   /** The server asked us to wait this long before retrying (e.g. a 429's retry delay). */
   retryAfterMs?: number;
+  /** A few plain words for progress displays, e.g. "HTTP 500", "connection reset" (default: from status or message). */
+  reason?: string;
+  /** The error to throw as it is (already typed and worded, e.g. ModelNotFoundError) instead of an LlmRequestError. */
+  error?: Error;
 }
 
 export interface RequestWithRetriesOptions<T> {
@@ -59,8 +64,10 @@ export interface RequestWithRetriesOptions<T> {
   tuning?: RetryTuning;
   /** Makes one attempt; must pass `signal` on to the HTTP request. */
   attempt: (signal: AbortSignal) => Promise<T>;
-  /** Classifies a failed attempt (HTTP status, network error, bad answer). */
-  describe: (err: unknown) => AttemptFailure;
+  /** Classifies a failed attempt (HTTP status, network error, bad answer); may be async (e.g. to list the models that exist). */
+  describe: (err: unknown) => AttemptFailure | Promise<AttemptFailure>;
+  /** Told before each backoff wait (a `retry` progress event). Must not throw. */
+  onProgress?: (progress: LlmProgress) => void;
 }
 
 /** True for HTTP statuses worth retrying: rate limiting, request timeout, server trouble. */
@@ -77,6 +84,30 @@ export function networkErrorCode(err: unknown): string | undefined {
     current = current.cause;
   }
   return undefined;
+}
+
+/** Plain words for a socket error code, for "retrying after …" lines. */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  UND_ERR_SOCKET: 'connection cut',
+  ETIMEDOUT: 'network timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'network timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'network timeout',
+  UND_ERR_BODY_TIMEOUT: 'network timeout',
+  EAI_AGAIN: 'name lookup failed',
+  ENOTFOUND: 'name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** A few plain words for a failed attempt: "HTTP 500", "connection reset", else the failure's own message. */
+export function failureReason(failure: AttemptFailure, err: unknown): string {
+  if (failure.reason) return failure.reason;
+  if (failure.status !== undefined) return `HTTP ${failure.status}`;
+  const code = networkErrorCode(err);
+  return (code && NETWORK_REASONS[code]) ?? failure.message;
 }
 
 /** Backoff before retry number `retry` (0-based): exponential, capped, with "equal jitter" (half fixed, half random). */
@@ -100,7 +131,7 @@ async function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 export async function requestWithRetries<T>(
   options: RequestWithRetriesOptions<T>,
 ): Promise<{ value: T; latencyMs: number }> {
-  const { provider, timeoutMs, maxRetries, signal, tuning = {}, attempt, describe } = options;
+  const { provider, timeoutMs, maxRetries, signal, tuning = {}, attempt, describe, onProgress } = options;
   const { sleep = defaultSleep, backoffBaseMs = RETRY_BACKOFF_BASE_MS, random = Math.random } = tuning;
   const started = performance.now();
   const errors: unknown[] = [];
@@ -127,7 +158,8 @@ export async function requestWithRetries<T>(
         );
       }
       errors.push(err);
-      const failure = describe(err);
+      const failure = await describe(err);
+      if (failure.error) throw failure.error;
       if (!failure.retryable || attemptNo === maxRetries) {
         const tries = errors.length > 1 ? ` (gave up after ${errors.length} attempts)` : '';
         const cause = errors.length > 1 ? new AggregateError(errors, 'every attempt failed') : err;
@@ -137,6 +169,7 @@ export async function requestWithRetries<T>(
         failure.retryAfterMs !== undefined
           ? Math.min(failure.retryAfterMs, RETRY_AFTER_MAX_MS)
           : backoffDelayMs(attemptNo, backoffBaseMs, random);
+      onProgress?.({ kind: 'retry', attempt: attemptNo + 2, maxAttempts: maxRetries + 1, reason: failureReason(failure, err), delayMs: waitMs });
       try {
         await sleep(waitMs, signal);
       } catch (sleepErr) {

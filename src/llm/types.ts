@@ -63,4 +63,16 @@ export interface LlmClient {
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** Embeds texts with the configured embedding model; throws LlmRequestError if there is none. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbedResult>;
+  /** The models the provider serves (bounded list); absent for clients without a provider (scripted, replay). */
+  listModels?(options?: { signal?: AbortSignal }): Promise<ProviderModel[]>;
+}
+
+/** One model a provider serves, as its model list reports it. */
+export interface ProviderModel {
+  /** The name to put in models.yaml or --model, e.g. gemini-flash-latest, llama3.1:8b. */
+  name: string;
+  /** Input window in tokens, when the list says. */
+  inputTokens?: number;
+  /** What it can do, when the list says: e.g. generateContent, embedContent. */
+  actions?: string[];
 }

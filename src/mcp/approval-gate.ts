@@ -1,6 +1,6 @@
 // The approval gate: asks the user before a tool that needs it runs, remembers "always", refuses when nobody can answer.
 import { needsApproval, type ApprovalPolicy } from './approval-policy.js';
-import type { ApprovalDecision, ApproveTool, ToolCaller, ToolInfo } from './types.js';
+import type { ApprovalDecision, ApproveTool, FlowConcern, ToolCaller, ToolInfo } from './types.js';
 
 /** Asks the user one question; resolves their answer, or null when none can come (input closed, run ended). */
 export type AskUser = (question: string, signal: AbortSignal) => Promise<string | null>;
@@ -16,38 +16,55 @@ export interface ApprovalGateOptions {
   ask?: AskUser;
 }
 
+/** An ApproveTool that also hears when a new question starts (a "no" holds until then). */
+export type ApprovalGate = ApproveTool & {
+  /** Forgets the refusals of the previous question ("always" answers stay for the session). */
+  newQuestion(): void;
+};
+
 /**
  * The gate for one session (REPL or `ask`). Calls that need approval (needsApproval()) are asked about
  * one at a time: "y" runs this call, "a" (always) runs this tool for the rest of the session, "n" or an
- * empty line refuses it. Without `ask`, they are refused with a message saying how to allow them.
+ * empty line refuses it and every later call of that tool until the next question (the model's retries
+ * do not ask again). Without `ask`, they are refused with a message saying how to allow them.
  */
-export function createApprovalGate({ policy, ask }: ApprovalGateOptions): ApproveTool {
+export function createApprovalGate({ policy, ask }: ApprovalGateOptions): ApprovalGate {
   const always = new Set<string>();
+  const declined = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
-  return (tool, args, { signal }) => {
-    if (!needsApproval(tool, policy)) return Promise.resolve(APPROVED);
-    const key = `${tool.server}.${tool.remoteName}`;
+  const gate: ApproveTool = (tool, args, { signal, concern }) => {
+    // The flow policy's concerns are asked even about tools the lists allow; `--yes` answers only those it may.
+    if (concern ? policy.allowAll && concern.yesAllows : !needsApproval(tool, policy)) return Promise.resolve(APPROVED);
+    // "always" for a concern covers this exact call only: the next one may go somewhere else.
+    const key = concern ? `flow:${tool.server}.${tool.remoteName}:${JSON.stringify(args)}` : `${tool.server}.${tool.remoteName}`;
     if (always.has(key)) return Promise.resolve(APPROVED);
-    if (!ask) return Promise.resolve(refused(NOT_INTERACTIVE));
+    if (declined.has(key)) return Promise.resolve(refused(DECLINED));
+    if (!ask) return Promise.resolve(refused(concern ? notInteractiveFlow(concern) : NOT_INTERACTIVE));
     // One question at a time: calls made in parallel wait their turn, and an "always" answers those behind it.
     const turn = queue.then(async (): Promise<ApprovalDecision> => {
       if (always.has(key)) return APPROVED;
+      if (declined.has(key)) return refused(DECLINED);
       for (let i = 0; i < MAX_QUESTIONS_PER_CALL; i++) {
         if (signal.aborted) break;
-        const answer = (await ask(approvalQuestion(tool, args), signal))?.trim().toLowerCase();
+        const answer = (await ask(approvalQuestion(tool, args, concern), signal))?.trim().toLowerCase();
         if (answer === undefined) break;
         if (answer === 'y' || answer === 'yes') return APPROVED;
         if (answer === 'a' || answer === 'always') {
           always.add(key);
           return APPROVED;
         }
-        if (answer === '' || answer === 'n' || answer === 'no') return refused('the user declined it; do not call it again for this task.');
+        if (answer === '' || answer === 'n' || answer === 'no') {
+          declined.add(key);
+          return refused(DECLINED);
+        }
       }
+      declined.add(key);
       return refused('the user gave no answer; do not call it again for this task.');
     });
     queue = turn.catch(() => undefined);
     return turn;
   };
+  return Object.assign(gate, { newQuestion: () => declined.clear() });
 }
 
 /** `caller` with `approve` as its gate: the sandbox asks the gate before each call (DESIGN §3.10). */
@@ -60,17 +77,26 @@ export function withApproval(caller: ToolCaller, approve: ApproveTool): ToolCall
 }
 
 /** The question shown to the user for one call. */
-function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>): string {
+function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>, concern?: FlowConcern): string {
   const json = JSON.stringify(args) ?? '{}';
   const preview = json.length > MAX_ARGS_PREVIEW_CHARS ? `${json.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…` : json;
-  const what = tool.annotations?.destructiveHint === false ? 'It may change data.' : 'It may change or delete data.';
+  const what = concern
+    ? `Careful: ${concern.why}.`
+    : tool.annotations?.destructiveHint === false ? 'It may change data.' : 'It may change or delete data.';
   return `Allow ${tool.server}.${tool.remoteName}(${preview})? ${what} [y]es / [n]o / [a]lways this session: `;
 }
+
+const DECLINED = 'the user declined it; do not call it again for this task.';
 
 const APPROVED: ApprovalDecision = { approved: true };
 
 const NOT_INTERACTIVE =
   "it needs the user's approval (it may change or delete data) and nobody can be asked: cortex is not running interactively. Do not call it again for this task. (The user can allow it with --yes or the profile's approvals.allow.)";
+
+function notInteractiveFlow({ why, yesAllows }: FlowConcern): string {
+  const how = yesAllows ? 'naming the destination in the question, the profile\'s policy.destinations, or --yes' : 'naming the destination in the question or in the profile\'s policy.destinations';
+  return `${why}, so it needs the user's approval, and nobody can be asked: cortex is not running interactively. Do not call it again for this task or send the data another way. (The user can allow it by ${how}.)`;
+}
 
 function refused(reason: string): ApprovalDecision {
   return { approved: false, reason };

@@ -35,6 +35,11 @@ export interface MultiMcpOptions {
   elicit?: Elicit;
   /** Called once when a server has failed to start (after its retry). Must not throw. */
   onFailure?: (serverId: string, reason: string) => void;
+  /**
+   * Start a server whose tool list is cached only when a question needs it (awaitTools names it, or one of its
+   * tools is called), so a one-shot `ask` starts just the servers perception picked. Default false: all start at once.
+   */
+  lazy?: boolean;
 }
 
 /** How every command starts the configured servers: roots, the tool cache (`mcp-tools.json` in the profile's cache folder), the disabled ones for statuses. */
@@ -79,7 +84,7 @@ export class MultiMcp implements ToolCaller {
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);
-      multi.started.set(c.spec.id, multi.firstStart(c));
+      if (!(options.lazy && hit)) multi.started.set(c.spec.id, multi.firstStart(c));
     }
     return multi;
   }
@@ -87,8 +92,18 @@ export class MultiMcp implements ToolCaller {
   /** Starts all servers in parallel and waits for every one to be up or failed. */
   static async start(specs: ServerSpec[], options: MultiMcpOptions = {}): Promise<MultiMcp> {
     const multi = MultiMcp.launch(specs, options);
-    await Promise.all(multi.started.values());
+    await Promise.all(multi.connections.map((c) => multi.firstStartOf(c)));
     return multi;
+  }
+
+  /** The first start of `c`, begun now when launch deferred it (lazy). Settles, never rejects. */
+  private firstStartOf(c: ServerConnection): Promise<void> {
+    let started = this.started.get(c.spec.id);
+    if (!started) {
+      started = this.firstStart(c);
+      this.started.set(c.spec.id, started);
+    }
+    return started;
   }
 
   private async firstStart(c: ServerConnection): Promise<void> {
@@ -113,7 +128,7 @@ export class MultiMcp implements ToolCaller {
    * servers are not waited for. Rejects only when `signal` aborts.
    */
   async awaitTools(serverIds?: readonly string[], signal?: AbortSignal): Promise<ToolInfo[]> {
-    const waits = this.connections.filter((c) => !serverIds || serverIds.includes(c.spec.id)).map((c) => this.started.get(c.spec.id));
+    const waits = this.connections.filter((c) => !serverIds || serverIds.includes(c.spec.id)).map((c) => this.firstStartOf(c));
     const all = Promise.all(waits);
     if (signal) {
       signal.throwIfAborted();
@@ -194,7 +209,7 @@ export class MultiMcp implements ToolCaller {
    */
   async callTool(serverId: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
     const conn = this.connection(serverId);
-    await this.started.get(serverId);
+    await this.firstStartOf(conn);
     const failure = this.failures.get(serverId);
     if (failure) throw new McpError(serverId, `did not start (${failure}), so tool "${tool}" cannot be called`);
     if (!conn.tools.some((t) => t.remoteName === tool)) throw new McpError(serverId, `offers no tool named "${tool}"`);

@@ -72,8 +72,17 @@ export interface CallOptions {
 /** Whether a call may run; a refusal carries the reason the model is told. */
 export type ApprovalDecision = { approved: true } | { approved: false; reason: string };
 
-/** Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10). */
-export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal }) => Promise<ApprovalDecision>;
+/**
+ * Why the flow policy wants the user to decide a call (src/policy): `why` in plain words; `yesAllows` says whether
+ * `--yes` answers for the user.
+ */
+export interface FlowConcern {
+  why: string;
+  yesAllows: boolean;
+}
+
+/** Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10); `concern` when the flow policy asks. */
+export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern }) => Promise<ApprovalDecision>;
 
 /** Calls tools by (server, the server's own tool name); the seam the sandbox uses. */
 export interface ToolCaller {

@@ -2,6 +2,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dateFolder, MemoryError, parseSessionId, sessionFileName, SessionFileSchema, type MemoryItem } from './memory-item.js';
+import { sessionQuestions, type QuestionOutcome } from './session-questions.js';
 
 /** Default number of sessions `cortex sessions` lists, newest first. */
 export const DEFAULT_SESSIONS_LISTED = 20;
@@ -64,6 +65,10 @@ export interface SessionInfo {
   /** The first question asked, or null when the session has none. */
   first_query: string | null;
   item_count: number;
+  /** How many questions the session holds. */
+  question_count: number;
+  /** What became of its last question; null when it has none. */
+  last_outcome: QuestionOutcome | null;
   path: string;
   /** Set when the file could not be read; the session is still listed so the user can see it. */
   error?: string;
@@ -88,11 +93,22 @@ export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_L
     for (const { id, unixSeconds } of names) {
       if (sessions.length >= max) return sessions;
       const path = join(folder, sessionFileName(id));
-      const info: SessionInfo = { id, started: new Date(unixSeconds * 1000).toISOString(), first_query: null, item_count: 0, path };
+      const info: SessionInfo = {
+        id,
+        started: new Date(unixSeconds * 1000).toISOString(),
+        first_query: null,
+        item_count: 0,
+        question_count: 0,
+        last_outcome: null,
+        path,
+      };
       try {
         const items = await readSessionFile(path);
         info.first_query = firstQuery(items);
         info.item_count = items.length;
+        const questions = sessionQuestions(items);
+        info.question_count = questions.length;
+        info.last_outcome = questions.at(-1)?.outcome ?? null;
       } catch (err) {
         info.error = (err as Error).message;
       }

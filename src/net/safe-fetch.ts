@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { isIP } from 'node:net';
 import { refusalReason, type AddressPolicy } from './address-policy.js';
+import { hostNameRefusal, TOOL_FETCH_HEADER } from './host-name-policy.js';
 import { bareHostname, readCappedBody, sendRequest, type ResolvedAddress } from './http-request.js';
 import { WebFetchError } from './web-fetch-error.js';
 
@@ -107,6 +108,14 @@ async function resolveChecked(url: URL, policy: AddressPolicy, resolveHost: Host
   if (isIP(host) !== 0) {
     addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
   } else {
+    // Before the lookup: the resolver would already carry the name (and anything hidden in it) out.
+    const nameRefused = hostNameRefusal(host, policy);
+    if (nameRefused !== undefined) {
+      const hint = policy.blockPrivateNetwork && hostNameRefusal(host, { blockPrivateNetwork: false }) === undefined
+        ? ' (private and local addresses are blocked by security.block_private_network)'
+        : '';
+      throw new WebFetchError('blocked_address', `refused to fetch ${url.href}: ${host} is ${nameRefused}${hint}`, { url: url.href });
+    }
     try {
       addresses = await untilAborted(resolveHost(host), signal);
     } catch (err) {
@@ -202,7 +211,11 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
     // Bounded by maxRedirects: every pass either returns, throws, or follows one redirect.
     for (let redirects = 0; ; redirects++) {
       const addresses = await resolveChecked(url, policy, resolveHost, signal);
-      const headers = { ...(options.headers ?? BROWSER_HEADERS), ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) };
+      const headers = {
+        ...(options.headers ?? BROWSER_HEADERS),
+        ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+        [TOOL_FETCH_HEADER]: '1',
+      };
       let res: IncomingMessage;
       try {
         res = await sendRequest({ url, addresses, method, headers, body, signal });

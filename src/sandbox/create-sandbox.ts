@@ -67,7 +67,7 @@ export class ProcessSandbox implements Sandbox {
       worker.runs++;
       const { result, retire } = await runOnWorker({ worker, runId: this.nextRunId++, code: prepared.code, options, limits, startedAt });
       if (retire || worker.runs >= WORKER_MAX_RUNS) this.retire();
-      return result;
+      return { ...result, code: prepared.code };
     } catch (err) {
       // Our own bug, not the model's; still reported as a result because run() never throws.
       this.retire();

@@ -1,4 +1,5 @@
 // Sandbox errors as the model will read them: what went wrong and what to do instead.
+import { runDiagnosis } from './diagnosis.js';
 import type { WorkerErrorKind } from './protocol.js';
 import type { SandboxError, SandboxLimits } from './types.js';
 
@@ -15,8 +16,15 @@ export interface FailureContext {
 
 const SANDBOX_GLOBALS = 'The sandbox has standard JavaScript plus `tools`, `mcp` and `console` only: no require, process, fetch, import(), timers or files.';
 
-/** The SandboxError for a worker-reported failure kind and its detail text. */
+/** The SandboxError for a worker-reported failure kind and its detail text: the model's message, and the plain diagnosis for a person. */
 export function sandboxError(kind: WorkerErrorKind, detail: string, ctx: FailureContext): SandboxError {
+  const error = modelError(kind, detail, ctx);
+  const { limits } = ctx;
+  const shown = kind === 'cancelled' ? (ctx.lastRefusal ?? 'its calls were refused') : detail;
+  return { ...error, diagnosis: runDiagnosis(error.kind, shown, { timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb, maxToolCalls: limits.maxToolCalls }) };
+}
+
+function modelError(kind: WorkerErrorKind, detail: string, ctx: FailureContext): SandboxError {
   const { limits } = ctx;
   const capMessage = `Tool-call limit reached: a plan may make at most ${limits.maxToolCalls} tool calls. Plan with fewer calls (compute locally what you can, combine steps) or return FURTHER_PROCESSING_REQUIRED with what you have.`;
   switch (kind) {

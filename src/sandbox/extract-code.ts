@@ -1,5 +1,7 @@
-// Finds the code in a model's reply: fenced blocks closed where the code parses, else the text minus prose lines.
+// Finds the code in the model's turn: fenced blocks closed where the code parses, else the text minus prose lines; and a prose FINAL_ANSWER.
 import { parseCode } from './parse-code.js';
+import { looksLikePython } from './reply-shapes.js';
+import { FENCE_LINE_RE } from './reply-turn.js';
 
 /** One candidate block of code in a reply. */
 export interface CodeBlock {
@@ -9,27 +11,37 @@ export interface CodeBlock {
   /** False when the fence was never closed (a reply cut off mid-block). */
   closed: boolean;
   fenced: boolean;
+  /** Text that looks like code follows the closing fence before the next fence (a ``` line splitting the code). */
+  codeAfter?: boolean;
 }
 
 /** Fences considered per reply; past this the rest of the reply is one block (bounds the parse attempts). */
 const MAX_FENCES = 40;
 /** Closing lines tried per fence before settling for the first: a parse each, so a pathological reply stays cheap. */
 const MAX_CLOSERS_TRIED = 8;
+/** Lines of prose tried as the start of unfenced code: a parse each. */
+const MAX_START_LINES_TRIED = 25;
 
-/** A fence line: three or more backticks (or tildes) at the start of a line, then an optional label. */
-const FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)/;
-/** A line where code plausibly starts, used to drop prose in front of unfenced code. */
+/** A language label some models write on the first line inside an unlabelled fence. */
+const STRAY_LABEL_RE = /^[ \t]*(javascript|js|typescript|ts|jsx|tsx|node)[ \t]*$/i;
+/** A line where code plausibly starts, the first guess for unfenced code. */
 const CODE_START_RE =
   /^\s*(?:\/\/|\/\*|['"]use strict|(?:export\s+(?:default\s+)?)?(?:async\s+function|function|const|let|var|class|type|interface|enum|import)\b|(?:async\s+)?def\s|[{[])/;
 /** A prose line: words with no code punctuation at all. */
 const PROSE_LINE_RE = /^[\p{L}*#>\-\d][^;{}=]*$/u;
-/** Reasoning blocks some models emit before the answer (Qwen3, DeepSeek-R1). */
-const THINK_BLOCK_RE = /<think>[\s\S]*?<\/think>/g;
+/** A `FINAL_ANSWER:` line of prose (markdown bold and backticks allowed around the key). */
+const FINAL_ANSWER_LINE_RE = /^[\s>*_`#-]*FINAL_ANSWER[*_`]*\s*:[*_`\s]*(.*?)[*_`\s]*$/;
+
+/** Code punctuation or a declaration keyword somewhere in the text. */
+export function looksLikeCode(text: string): boolean {
+  return /[;{}=]|\b(?:function|const|let|var|return|await)\b/.test(text);
+}
 
 /**
  * The fenced blocks of a reply, in order. A fence closes at the first later fence line where the
  * body parses as code; when none does, at the first later fence line (so a ``` inside a template
- * literal does not end the block). A fence never closed runs to the end of the reply.
+ * literal does not end the block). A fence never closed runs to the end of the reply, less any
+ * prose after the code. A language word alone on an unlabelled fence's first line is its label.
  * `parse` is how a body is parsed (prepareCode passes one that keeps the trees for reuse).
  */
 export function findFencedBlocks(text: string, parse: typeof parseCode = parseCode): CodeBlock[] {
@@ -41,36 +53,44 @@ export function findFencedBlocks(text: string, parse: typeof parseCode = parseCo
   const blocks: CodeBlock[] = [];
   let k = 0;
   while (k < fenceAt.length && blocks.length < MAX_FENCES) {
-    const open = fenceAt[k]!;
-    const [, marks, label = ''] = FENCE_LINE_RE.exec(lines[open]!)!;
-    const closers = fenceAt.slice(k + 1).filter((i) => lines[i]!.trimStart().startsWith(marks![0]!.repeat(3)));
+    let open = fenceAt[k]!;
+    const [, marks, fenceLabel = ''] = FENCE_LINE_RE.exec(lines[open]!)!;
+    let label = fenceLabel.toLowerCase();
+    const stray = label === '' ? STRAY_LABEL_RE.exec(lines[open + 1] ?? '') : null;
+    if (stray) {
+      label = stray[1]!.toLowerCase();
+      open++;
+    }
+    const sameKind = fenceAt.slice(k + 1).filter((i) => i > open && lines[i]!.trimStart().startsWith(marks![0]!.repeat(3)));
+    // No closer of the same kind: a fence of the other kind (``` opened, ~~~ closed) closes it.
+    const closers = sameKind.length > 0 ? sameKind : fenceAt.slice(k + 1).filter((i) => i > open);
     const body = (end: number) => lines.slice(open + 1, end).join('\n');
     const parsing = closers.slice(0, MAX_CLOSERS_TRIED).find((end) => parse(body(end)).ok);
     const close = parsing ?? closers[0];
     if (close === undefined) {
-      blocks.push({ label: label.toLowerCase(), code: body(lines.length), closed: false, fenced: true });
+      blocks.push({ label, code: unclosedBody(body(lines.length), parse), closed: false, fenced: true });
       break;
     }
-    blocks.push({ label: label.toLowerCase(), code: body(close), closed: true, fenced: true });
+    const next = fenceAt.find((i) => i > close) ?? lines.length;
+    const codeAfter = parsing === undefined && looksLikeCode(lines.slice(close + 1, next).join('\n'));
+    blocks.push({ label, code: body(close), closed: true, fenced: true, ...(codeAfter ? { codeAfter } : {}) });
     k = fenceAt.indexOf(close) + 1;
   }
   return blocks;
 }
 
-/** The reply without reasoning blocks (`<think>…</think>`), which hold drafts, not the answer. */
-function withoutReasoning(text: string): string {
-  return text.replace(THINK_BLOCK_RE, '');
+/** A fence never closed: its body, less trailing prose when that makes it parse (the model forgot the closing fence). */
+function unclosedBody(code: string, parse: typeof parseCode): string {
+  if (parse(code).ok) return code;
+  const trimmed = withoutTrailingProse(code.split('\n')).join('\n');
+  return trimmed !== code && parse(trimmed).ok ? trimmed : code;
 }
 
-/** Unfenced text minus the prose before and after the code. */
-function stripProse(text: string): string {
-  const lines = text.split('\n');
-  let start = lines.findIndex((line) => CODE_START_RE.test(line));
-  if (start < 0) start = 0;
+function withoutTrailingProse(lines: string[]): string[] {
   let end = lines.length;
   // Bounded by the number of lines: walks back over trailing prose and blank lines only.
-  while (end > start && isTrailingProse(lines[end - 1]!)) end--;
-  return lines.slice(start, end).join('\n');
+  while (end > 0 && isTrailingProse(lines[end - 1]!)) end--;
+  return lines.slice(0, end);
 }
 
 function isTrailingProse(line: string): boolean {
@@ -80,21 +100,59 @@ function isTrailingProse(line: string): boolean {
   return PROSE_LINE_RE.test(trimmed) && trimmed.split(/\s+/).length >= 3 && !/[(,[]$/.test(trimmed);
 }
 
-/** The code blocks of a reply: its fences, else the whole text minus prose. Reasoning blocks count only when nothing else is there. */
-export function findCodeBlocks(text: string, parse: typeof parseCode = parseCode): CodeBlock[] {
-  const answer = withoutReasoning(text);
-  const fenced = findFencedBlocks(answer, parse);
-  if (fenced.length > 0) return fenced;
-  if (answer.trim() === '') return findFencedBlocks(text, parse);
-  return [{ label: '', code: stripProse(answer), closed: true, fenced: false }];
+/** Unfenced text minus the prose before and after the code: the first start line from which the rest parses. */
+function stripProse(text: string, parse: typeof parseCode): string {
+  const lines = withoutTrailingProse(text.split('\n'));
+  const guess = lines.findIndex((line) => CODE_START_RE.test(line));
+  const starts = [...(guess >= 0 ? [guess] : []), ...lines.keys()].slice(0, MAX_START_LINES_TRIED + 1);
+  for (const start of starts) {
+    // Only prose may be skipped: a line that looks like code before the start means this start is inside the code.
+    if (start !== guess && lines.slice(0, start).some(looksLikeCode)) break;
+    const code = lines.slice(start).join('\n');
+    if (code.trim() !== '' && parse(code).ok) return code;
+  }
+  return lines.slice(Math.max(guess, 0)).join('\n');
 }
 
-/** `FINAL_ANSWER: x` on a line of prose (markdown bold and backticks allowed): the last such x, or null. */
+/**
+ * The code blocks of the model's turn: its fences (blank ones skipped), else the text minus prose
+ * and stray fence lines (a lone closing fence, an empty pair before the code).
+ */
+export function findCodeBlocks(text: string, parse: typeof parseCode = parseCode): CodeBlock[] {
+  const fenced = findFencedBlocks(text, parse).filter((b) => b.code.trim() !== '');
+  if (fenced.length > 0) return fenced;
+  if (text.trim() === '') return [];
+  const unfenced = text
+    .split('\n')
+    .filter((line) => !FENCE_LINE_RE.test(line))
+    .join('\n');
+  const whole: CodeBlock = { label: '', code: unfenced, closed: true, fenced: false };
+  // Python is judged whole: cutting "prose" off its front could leave a tail that also parses as JavaScript.
+  if (looksLikePython(whole)) return [whole];
+  return [{ ...whole, code: stripProse(unfenced, parse) }];
+}
+
+/**
+ * `FINAL_ANSWER: x` on a line of prose (outside code fences; markdown bold and backticks allowed):
+ * x is everything from there to the end of the turn, markdown kept, from the last such line. Null when there is none.
+ */
 export function proseFinalAnswer(text: string): string | null {
-  let answer: string | null = null;
-  for (const line of withoutReasoning(text).split('\n')) {
-    const m = /^[\s>*_`#-]*FINAL_ANSWER[*_`]*\s*:[*_`\s]*(.*?)[*_`\s]*$/.exec(line);
-    if (m && m[1]) answer = m[1];
-  }
-  return answer;
+  const lines = text.split('\n');
+  let inFence = false;
+  let at = -1;
+  let first = '';
+  lines.forEach((line, i) => {
+    if (FENCE_LINE_RE.test(line)) {
+      inFence = !inFence;
+      return;
+    }
+    const m = inFence ? null : FINAL_ANSWER_LINE_RE.exec(line);
+    if (m) {
+      at = i;
+      first = m[1]!;
+    }
+  });
+  if (at < 0) return null;
+  const answer = [first, ...lines.slice(at + 1)].join('\n').trim();
+  return answer === '' ? null : answer;
 }

@@ -1,11 +1,9 @@
 // Worker side of one run: a fresh isolate, the bootstrap, the deadline, and a report of how it ended.
 import { writeSync } from 'node:fs';
-import type IvmModule from 'isolated-vm';
 import { ISOLATE_BOOTSTRAP_SOURCE, type BootstrapConfig } from './isolate-bootstrap.js';
 import { ISOLATE_SETTLE_GRACE_MS, MAX_ERROR_CHARS, MAX_LOG_CHARS, MAX_LOG_LINES, MAX_TOOL_ARGS_CHARS } from './limits.js';
+import type { Isolate, IsolatedVm } from './load-ivm.js';
 import { CALL_MODES, CATASTROPHIC_MARKER, type CallMode, type RunRequest, type WorkerErrorKind, type WorkerMessage, type WorkerOutcome } from './protocol.js';
-
-type Ivm = typeof IvmModule;
 
 /** How often the worker checks its resident size while a run is in flight. */
 const RSS_CHECK_INTERVAL_MS = 50;
@@ -29,7 +27,7 @@ export interface ActiveRun {
 }
 
 /** Starts a run of `request` in a new isolate. Never throws; every ending becomes a `done` message. */
-export function startIsolateRun(ivm: Ivm, request: RunRequest, send: Send): ActiveRun {
+export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send): ActiveRun {
   const pending = new Map<number, (reply: string) => void>();
   let nextCallId = 0;
   let endedBy: 'timeout' | 'cancelled' | 'memory' | null = null;
@@ -165,7 +163,7 @@ function isolateErrorKind(kind: unknown): WorkerErrorKind {
   }
 }
 
-function disposeQuietly(isolate: InstanceType<Ivm['Isolate']>): void {
+function disposeQuietly(isolate: Isolate): void {
   try {
     if (!isolate.isDisposed) isolate.dispose();
   } catch {

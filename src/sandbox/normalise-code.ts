@@ -27,6 +27,8 @@ export interface NormaliseContext {
   solve: SolveDefinition | null;
   /** Every top-level definition of solve, in order. */
   definitions: SolveDefinition[];
+  /** Names that stand for solve (an entry point renamed to solve): their top-level calls are runners too. */
+  aliases: string[];
 }
 
 const isFunction = (node: Node | null | undefined): node is FunctionNode =>
@@ -63,9 +65,9 @@ function definitionIn(statement: Statement): SolveDefinition | null {
 }
 
 /** Reads the top-level definitions of solve from a parse and prepares an edit buffer. */
-export function normaliseContext(code: string, parsed: ParsedCode): NormaliseContext {
+export function normaliseContext(code: string, parsed: ParsedCode, aliases: string[] = []): NormaliseContext {
   const definitions = parsed.ast.program.body.map(definitionIn).filter((d): d is SolveDefinition => d !== null);
-  return { code, parsed, edits: new MagicString(code), solve: definitions.at(-1) ?? null, definitions };
+  return { code, parsed, edits: new MagicString(code), solve: definitions.at(-1) ?? null, definitions, aliases };
 }
 
 /** The last complete definition of solve wins: earlier ones (a draft the model corrected) are removed. */
@@ -125,20 +127,49 @@ export function dropShadowingParams(ctx: NormaliseContext): void {
   ctx.edits.overwrite(first, last, parenthesised ? kept.join(', ') || ' ' : `(${kept.join(', ')})`);
 }
 
+/** Names of the functions a top-level statement declares (`function f`, `const f = () => …`). */
+function declaredFunctions(s: Statement): string[] {
+  if (s.type === 'FunctionDeclaration') return s.id ? [s.id.name] : [];
+  if (s.type !== 'VariableDeclaration') return [];
+  return s.declarations.flatMap((d) => (d.id.type === 'Identifier' && isFunction(d.init) ? [d.id.name] : []));
+}
+
+/** True when `node` calls one of `names` (`f()`, `f().then(…)`, `await f()`). */
+function callsAny(node: Node, names: Set<string>): boolean {
+  let calls = false;
+  walk(node, (n) => {
+    if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && names.has(n.callee.name)) calls = true;
+  });
+  return calls;
+}
+
 /**
- * Top-level statements that call solve (`solve();`, `console.log(await solve())`, a runner IIFE,
- * `const answer = await solve();`) go, and so do statements that use what such a declaration
- * declared (`console.log(answer)`): the sandbox calls solve() itself.
+ * Every runner of solve goes, so solve runs exactly once (the sandbox calls it): top-level functions
+ * that call solve, or call such a runner (`async function main() { console.log(await solve()) }`),
+ * and every other top-level statement that calls solve or a runner (`main();`, `solve().then(…)`,
+ * an IIFE, `if (require.main === module) {…}`, `const answer = await solve();`), plus statements that
+ * use what such a declaration declared (`console.log(answer)`).
  */
 export function removeSolveCalls(ctx: NormaliseContext): void {
+  const body = ctx.parsed.ast.program.body;
+  const kept = new Set<Statement>(ctx.definitions.map((d) => d.statement));
+  const targets = new Set(['solve', ...ctx.aliases]);
+  // A function solve itself uses is a helper, even if it calls solve back (a retry): it stays.
+  const usedBySolve = new Set<string>();
+  if (ctx.solve) walk(ctx.solve.fn, (n) => void (n.type === 'Identifier' && usedBySolve.add(n.name)));
+  const runners = new Set<Statement>();
+  // Each pass adds at least one runner or stops, so this is bounded by the number of statements.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of body) {
+      const names = declaredFunctions(s);
+      if (kept.has(s) || runners.has(s) || names.length === 0 || names.some((n) => usedBySolve.has(n)) || !callsAny(s, targets)) continue;
+      runners.add(s);
+      for (const name of names) targets.add(name);
+      grew = true;
+    }
+  }
   const removedNames = new Set<string>();
-  const callsSolve = (node: Node): boolean => {
-    let calls = false;
-    walk(node, (n) => {
-      if (n.type === 'CallExpression' && n.callee.type === 'Identifier' && n.callee.name === 'solve') calls = true;
-    });
-    return calls;
-  };
   const usesRemoved = (node: Node): boolean => {
     let uses = false;
     walk(node, (n) => {
@@ -146,12 +177,14 @@ export function removeSolveCalls(ctx: NormaliseContext): void {
     });
     return uses;
   };
-  for (const s of ctx.parsed.ast.program.body) {
-    if (ctx.definitions.some((d) => d.statement === s)) continue;
-    if (s.type === 'VariableDeclaration' && s.declarations.some((d) => d.init && callsSolve(d.init))) {
+  for (const s of body) {
+    if (kept.has(s)) continue;
+    if (runners.has(s)) {
+      ctx.edits.remove(s.start!, s.end!);
+    } else if (s.type === 'VariableDeclaration' && s.declarations.some((d) => d.init && callsAny(d.init, targets))) {
       for (const d of s.declarations) walk(d.id, (n) => void (n.type === 'Identifier' && removedNames.add(n.name)));
       ctx.edits.remove(s.start!, s.end!);
-    } else if (s.type === 'ExpressionStatement' && (callsSolve(s) || usesRemoved(s))) {
+    } else if (declaredFunctions(s).length === 0 && s.type !== 'ClassDeclaration' && s.type !== 'VariableDeclaration' && (callsAny(s, targets) || usesRemoved(s))) {
       ctx.edits.remove(s.start!, s.end!);
     }
   }
@@ -171,23 +204,60 @@ export function wrapBareBody(code: string, parsed: ParsedCode): string | null {
       return undefined;
     });
   }
-  return topLevel ? `async function solve() {\n${code}\n}` : null;
-}
-
-/** Names of top-level functions other than solve (for the "rename it to solve" feedback). */
-export function topLevelFunctionNames(parsed: ParsedCode): string[] {
-  const names: string[] = [];
-  for (const s of parsed.ast.program.body) {
-    const d = s.type === 'ExportNamedDeclaration' || s.type === 'ExportDefaultDeclaration' ? (s.declaration as Node | null) : s;
-    if (d?.type === 'FunctionDeclaration' && d.id) names.push(d.id.name);
-    if (d?.type === 'VariableDeclaration') {
-      for (const v of d.declarations) if (v.id.type === 'Identifier' && isFunction(v.init)) names.push(v.id.name);
-    }
-  }
-  return names;
+  if (!topLevel) return null;
+  // The value of the last expression is the result (codemode's rule): `…; "FINAL_ANSWER: " + x`.
+  const last = body.at(-1);
+  const returned = last?.type === 'ExpressionStatement' ? `${code.slice(0, last.start!)}return ${code.slice(last.start!)}` : code;
+  return `async function solve() {\n${returned}\n}`;
 }
 
 /** Sources of the code's import declarations (require() and import() fail at run time with their own message). */
 export function importedModules(parsed: ParsedCode): string[] {
   return parsed.ast.program.body.flatMap((s) => (s.type === 'ImportDeclaration' && s.importKind !== 'type' ? [s.source.value] : []));
+}
+
+/** Every name declared at the top level (functions, classes, variables). */
+export function topLevelNames(parsed: ParsedCode): string[] {
+  const names: string[] = [];
+  for (const s of parsed.ast.program.body) {
+    if ((s.type === 'FunctionDeclaration' || s.type === 'ClassDeclaration') && s.id) names.push(s.id.name);
+    if (s.type === 'VariableDeclaration') for (const d of s.declarations) walk(d.id, (n) => void (n.type === 'Identifier' && names.push(n.name)));
+  }
+  return names;
+}
+
+/** True when `node` runs something as it is evaluated (a call, `new` or `await` outside any function). */
+function hasEffects(node: Node): boolean {
+  let effects = false;
+  walk(node, (n) => {
+    if (isFunction(n)) return false;
+    if (n.type === 'CallExpression' || n.type === 'NewExpression' || n.type === 'AwaitExpression') effects = true;
+    return undefined;
+  });
+  return effects;
+}
+
+/**
+ * The names a block of helpers declares, or null when the block is more than helpers: every top-level
+ * statement a function, a class or a variable whose value runs nothing (no call, `new` or `await`), none named solve.
+ */
+export function helperNames(parsed: ParsedCode): string[] | null {
+  for (const s of parsed.ast.program.body) {
+    const helper =
+      s.type === 'FunctionDeclaration' ||
+      s.type === 'ClassDeclaration' ||
+      (s.type === 'VariableDeclaration' && s.declarations.every((d) => !d.init || !hasEffects(d.init)));
+    if (!helper) return null;
+  }
+  const names = topLevelNames(parsed);
+  return names.includes('solve') ? null : names;
+}
+
+/** True when the code mentions `name` anywhere. */
+export function usesName(parsed: ParsedCode, name: string): boolean {
+  let used = false;
+  walk(parsed.ast.program, (n) => {
+    if (n.type === 'Identifier' && n.name === name) used = true;
+  });
+  return used;
 }

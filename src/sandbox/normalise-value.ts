@@ -8,6 +8,8 @@
  * - else an object with `result`, `answer` or `value` (first found) is that value, read by these rules again;
  * - an array is its items joined by a space (the original's rule), objects among them as JSON;
  * - any other object is JSON (one JSON cannot hold, e.g. a cycle, is "[object Object]");
+ * - a promise (anything with a `then` method: a tool call not awaited), wherever it sits, is
+ *   "[object Promise]", which the loop refuses;
  * - anything else is String(x): numbers, booleans, and "undefined", "null", "NaN", which the loop refuses.
  * Nesting is followed at most 5 levels deep.
  *
@@ -15,9 +17,10 @@
  * must stay self-contained: no imports, no references to module-level names.
  */
 export function normaliseValue(x: unknown): string {
+  const isPromise = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
   const json = (v: unknown): string => {
     try {
-      const text = JSON.stringify(v);
+      const text = JSON.stringify(v, (_key, x: unknown) => (isPromise(x) ? '[object Promise]' : x));
       if (typeof text === 'string') return text;
     } catch {
       // Cycles can't be JSON; fall through to String().
@@ -26,7 +29,10 @@ export function normaliseValue(x: unknown): string {
   };
   const read = (v: unknown, depth: number): string => {
     if (typeof v === 'string') return v;
-    if (Array.isArray(v)) return v.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item !== null ? json(item) : String(item))).join(' ');
+    if (isPromise(v)) return '[object Promise]';
+    if (Array.isArray(v)) {
+      return v.map((item) => (typeof item === 'string' ? item : isPromise(item) ? '[object Promise]' : typeof item === 'object' && item !== null ? json(item) : String(item))).join(' ');
+    }
     if (typeof v !== 'object' || v === null) return String(v);
     const o = v as Record<string, unknown>;
     if (depth >= 5) return json(o);

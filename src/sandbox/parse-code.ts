@@ -23,7 +23,10 @@ export interface ParseFailure {
   line: number;
   column: number;
   problem: string;
-  /** True when the error is at the very end of the code: the text was cut off. */
+  /**
+   * True when the text was cut off: the error is at the very end, or a string, template, comment or
+   * regular expression is still open when the text ends.
+   */
   atEnd: boolean;
 }
 
@@ -54,10 +57,16 @@ function tryParse(code: string, typescript: boolean): ParsedCode | ParseFailure 
   return { ok: true, ast, language: typescript ? 'ts' : 'js', strayAwaits };
 }
 
+/** Tokens still open at the end of a cut-off text: babel reports them where they start. */
+const OPEN_TOKEN_ERRORS = new Set(['UnterminatedComment', 'UnterminatedTemplate', 'UnterminatedRegExp']);
+
 function failure(code: string, err: BabelError): ParseFailure {
   const index = err.loc?.index ?? err.pos ?? code.length;
   const problem = err.message.replace(/\s*\(\d+:\d+\)\s*$/, '');
-  return { ok: false, line: err.loc?.line ?? 1, column: (err.loc?.column ?? 0) + 1, problem, atEnd: code.slice(index).trim() === '' };
+  const rest = code.slice(index);
+  // A string cannot span lines, so one left open runs to the end only when no line break follows it.
+  const openToEnd = OPEN_TOKEN_ERRORS.has(err.reasonCode ?? '') || (err.reasonCode === 'UnterminatedString' && !rest.trimEnd().includes('\n'));
+  return { ok: false, line: err.loc?.line ?? 1, column: (err.loc?.column ?? 0) + 1, problem, atEnd: rest.trim() === '' || openToEnd };
 }
 
 /**

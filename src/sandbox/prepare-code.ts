@@ -2,15 +2,18 @@
 import { Script } from 'node:vm';
 import { transformSync } from 'esbuild';
 import * as messages from '../model-messages.js';
-import { findCodeBlocks, proseFinalAnswer, type CodeBlock } from './extract-code.js';
+import { replyDiagnosis, type DiagnosisFacts } from './diagnosis.js';
+import { entryCandidates, findEntryPoint } from './entry-point.js';
+import { findCodeBlocks, looksLikeCode, proseFinalAnswer, type CodeBlock } from './extract-code.js';
 import { MAX_CODE_CHARS } from './limits.js';
-import { importedModules, normaliseContext, NORMALISATIONS, topLevelFunctionNames, wrapBareBody, type NormaliseContext } from './normalise-code.js';
+import { helperNames, importedModules, normaliseContext, NORMALISATIONS, topLevelNames, usesName, wrapBareBody, type NormaliseContext } from './normalise-code.js';
 import { parseCode, type ParsedCode, type ParseFailure } from './parse-code.js';
 import { repairTypography } from './repair-typography.js';
-import { findJsonReply, foreignLanguage, planForAnswer, planForToolCall } from './reply-shapes.js';
-import type { SandboxError } from './types.js';
+import { findJsonReply, foreignLanguage, looksLikeDiff, looksLikePython, planForAnswer, planForToolCall } from './reply-shapes.js';
+import { readTurn, type Turn } from './reply-turn.js';
+import type { ReplyProblem, SandboxError } from './types.js';
 
-/** prepareCode()'s answer: runnable JavaScript, or an error for the model. */
+/** prepareCode()'s answer: runnable JavaScript, or an error for the model (with its problem and a plain diagnosis). */
 export type PreparedCode = { ok: true; code: string } | { ok: false; error: SandboxError };
 
 interface Candidate {
@@ -21,32 +24,38 @@ interface Candidate {
 }
 
 /**
- * Reads a model's reply (DESIGN §3.10), in this order:
- * 1. the last code block that parses and defines solve() wins, normalised on its parse tree
- *    (NORMALISATIONS: last solve kept, module syntax unwrapped, self-calls removed, async added,
- *    shadowing parameters dropped; typographic quotes and invisible spaces repaired first);
+ * Reads a model's reply (DESIGN §3.10; docs/reply-reader.md), in this order:
+ * 0. only the model's own turn counts: reasoning in any tag form is removed (an unclosed one means
+ *    the reply ended while still reasoning), text after a hallucinated next turn is dropped, and
+ *    wrapper tags (`<code>`, `<execute>`, `<tool_code>`) are read as fences;
+ * 1. the last code block that parses and defines solve() wins, with the helpers it uses from earlier
+ *    blocks, normalised on its parse tree (NORMALISATIONS: last solve kept, module syntax unwrapped,
+ *    runners of solve removed, async added, shadowing parameters dropped; typography repaired first);
  * 2. a JSON tool call becomes a one-call plan whose result goes to the next step;
- * 3. a `FINAL_ANSWER: x` line with no solve() is the answer x;
- * 4. a bare body with top-level `await`/`return` is wrapped in `async function solve()`.
- * Anything else is refused with a message (model-messages.ts) saying exactly what to send back:
- * too long, empty, Python or another language, imports, cut off, a syntax error, no solve().
- * TypeScript is parsed as such and stripped with esbuild. Pure and never throws.
+ * 3. a `FINAL_ANSWER:` line of prose is the answer: everything after it, markdown kept;
+ * 4. another clear entry point (an anonymous function, an IIFE, one function nothing calls) is solve;
+ * 5. a bare body with top-level `await`/`return` is wrapped in `async function solve()`.
+ * Anything else is refused with a message (model-messages.ts) saying what to send back, and a plain
+ * diagnosis (diagnosis.ts) naming the real problem. Pure and never throws.
  */
 export function prepareCode(text: string): PreparedCode {
   try {
     return prepare(text);
   } catch (err) {
     // A parser bug must cost the model a lifeline, not crash the run.
-    return fail('syntax', messages.unreadableReply({ problem: err instanceof Error ? err.message : String(err) }));
+    const problem = err instanceof Error ? err.message : String(err);
+    return fail('syntax', messages.unreadableReply({ problem }), 'unreadable', { problem });
   }
 }
 
 function prepare(text: string): PreparedCode {
-  if (text.length > MAX_CODE_CHARS) return fail('syntax', messages.replyTooLong({ chars: text.length, limit: MAX_CODE_CHARS }));
-  if (text.trim() === '') return fail('no_solve', messages.replyEmpty());
-  const reply = text.replace(/\r\n?/g, '\n');
+  if (text.length > MAX_CODE_CHARS) {
+    return fail('syntax', messages.replyTooLong({ chars: text.length, limit: MAX_CODE_CHARS }), 'too_long', { chars: text.length, limit: MAX_CODE_CHARS });
+  }
+  if (text.trim() === '') return fail('no_solve', messages.replyEmpty(), 'empty');
+  const turn = readTurn(text.replace(/\r\n?/g, '\n'));
   const parse = keepingParsedTrees();
-  const blocks = findCodeBlocks(reply, parse);
+  const blocks = findCodeBlocks(turn.text, parse);
   const candidates: Candidate[] = blocks.map((block) => {
     const asWritten = parse(block.code);
     if (asWritten.ok) return { block, code: block.code, parsed: asWritten };
@@ -58,18 +67,26 @@ function prepare(text: string): PreparedCode {
   const chosen = lastWithSolve(candidates);
   if (chosen) return finish(chosen);
 
-  const json = findJsonReply(reply, blocks);
+  const json = findJsonReply(turn.text, blocks);
   if (json?.kind === 'call') return ok(planForToolCall(json.tool, json.args));
-  const answer = proseFinalAnswer(reply);
+  if (json?.kind === 'several') return fail('no_solve', messages.severalToolCalls({ tools: json.tools }), 'several_tool_calls', { tools: json.tools });
+  const answer = proseFinalAnswer(turn.text);
   if (answer !== null) return ok(planForAnswer(answer));
+  const last = candidates.at(-1);
+  if (last && looksLikePython(last.block) && !looksLikeDiff(last.block)) return fail('python', messages.pythonRefused(), 'python');
   for (const c of [...candidates].reverse()) {
     if (!c.parsed.ok) continue;
-    const wrapped = wrapBareBody(c.code, c.parsed);
-    const reparsed = wrapped === null ? null : parseCode(wrapped);
-    if (reparsed?.ok) return finish(normaliseContext(wrapped!, reparsed));
+    const entry = findEntryPoint(c.code, c.parsed) ?? bareBody(c.code, c.parsed);
+    const reparsed = entry === null ? null : parseCode(entry.code);
+    if (reparsed?.ok) return finish(normaliseContext(entry!.code, reparsed, entry!.aliases));
   }
-  if (json?.kind === 'unknown') return fail('no_solve', messages.unknownJson({ keys: json.keys }));
-  return refuse(candidates);
+  if (json?.kind === 'unknown') return fail('no_solve', messages.unknownJson({ keys: json.keys }), 'unknown_json');
+  return refuse(candidates, turn);
+}
+
+function bareBody(code: string, parsed: ParsedCode): { code: string; aliases: string[] } | null {
+  const wrapped = wrapBareBody(code, parsed);
+  return wrapped === null ? null : { code: wrapped, aliases: [] };
 }
 
 /**
@@ -89,58 +106,77 @@ function keepingParsedTrees(): typeof parseCode {
 }
 
 /** Why the reply cannot run, judged on its last block (the one the model most likely meant). */
-function refuse(candidates: Candidate[]): PreparedCode {
+function refuse(candidates: Candidate[], turn: Turn): PreparedCode {
   const last = candidates.at(-1);
-  if (!last) return fail('no_solve', messages.noCode());
+  if (turn.stillReasoning && (!last || !last.block.fenced)) return fail('no_solve', messages.stillReasoning(), 'still_reasoning');
+  if (!last) return fail('no_solve', messages.noCode(), 'no_code');
+  if (looksLikeDiff(last.block)) return fail('syntax', messages.diffRefused(), 'diff');
   const language = foreignLanguage(last.block);
   if (!last.parsed.ok) {
-    if (language === 'Python') return fail('python', messages.pythonRefused());
-    if (language) return fail('syntax', messages.otherLanguageRefused({ language }));
-    if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode());
-    if (last.parsed.atEnd) return fail('syntax', messages.truncatedReply({ line: last.parsed.line }));
-    return fail('syntax', messages.syntaxError({ ...last.parsed, lineText: last.code.split('\n')[last.parsed.line - 1] ?? '' }));
+    if (looksLikePython(last.block)) return fail('python', messages.pythonRefused(), 'python');
+    if (language) return fail('syntax', messages.otherLanguageRefused({ language }), 'other_language', { language });
+    if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode(), 'no_code');
+    const { line, problem } = last.parsed;
+    if (last.parsed.atEnd && last.block.codeAfter) return fail('syntax', messages.unpairedFence({ line }), 'unpaired_fence');
+    if (last.parsed.atEnd) return fail('syntax', messages.truncatedReply({ line }), 'truncated');
+    const lineText = last.code.split('\n')[line - 1] ?? '';
+    return fail('syntax', messages.syntaxError({ ...last.parsed, lineText }), 'syntax', { line, problem });
   }
-  if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode());
-  return fail('no_solve', messages.noSolve({ functions: topLevelFunctionNames(last.parsed) }));
+  if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode(), 'no_code');
+  const functions = entryCandidates(last.parsed);
+  return fail('no_solve', messages.noSolve({ functions }), 'no_solve', { functions });
 }
 
-/** The normalise context of the last candidate that parses and defines solve(), or null. */
+/** The normalise context of the last candidate that parses and defines solve (with the helpers it uses from earlier blocks), or null. */
 function lastWithSolve(candidates: Candidate[]): NormaliseContext | null {
   for (let k = candidates.length - 1; k >= 0; k--) {
     const c = candidates[k]!;
     if (!c.parsed.ok) continue;
     const ctx = normaliseContext(c.code, c.parsed);
-    if (ctx.solve !== null) return ctx;
+    if (ctx.solve === null) continue;
+    return withEarlierHelpers(ctx, candidates.slice(0, k));
   }
   return null;
 }
 
-/** Code punctuation or a declaration keyword somewhere in the text. */
-function looksLikeCode(text: string): boolean {
-  return /[;{}=]|\b(?:function|const|let|var|return|await)\b/.test(text);
+/**
+ * Blocks before the chosen one that only declare helpers (functions, constant values) the chosen
+ * block uses but does not define are put in front of it: the model wrote them once and reused them.
+ */
+function withEarlierHelpers(ctx: NormaliseContext, earlier: Candidate[]): NormaliseContext {
+  const own = new Set(topLevelNames(ctx.parsed));
+  const helpers = earlier.filter((c) => {
+    if (!c.parsed.ok || looksLikePython(c.block)) return false;
+    const names = helperNames(c.parsed);
+    return names !== null && names.some((name) => !own.has(name) && usesName(ctx.parsed, name));
+  });
+  if (helpers.length === 0) return ctx;
+  const code = [...helpers.map((c) => c.code), ctx.code].join('\n');
+  const parsed = parseCode(code);
+  return parsed.ok ? normaliseContext(code, parsed) : ctx;
 }
 
 /** Applies the normalisations to the chosen block, strips TypeScript, and checks the result compiles as the isolate will run it. */
 function finish(ctx: NormaliseContext): PreparedCode {
   const { parsed } = ctx;
   const imports = importedModules(parsed);
-  if (imports.length > 0) return fail('syntax', messages.moduleImportRefused({ imports }));
+  if (imports.length > 0) return fail('syntax', messages.moduleImportRefused({ imports }), 'imports', { imports });
   for (const normalise of NORMALISATIONS) normalise(ctx);
   let out = ctx.edits.toString();
   if (parsed.language === 'ts') out = transformSync(out, { loader: 'ts', target: 'es2022', logLevel: 'silent' }).code;
   const complaint = compiles(out);
   if (complaint === null) return ok(out);
   const again = parseCode(out);
-  if (!again.ok) return fail('syntax', messages.syntaxError({ ...again, lineText: out.split('\n')[again.line - 1] ?? '' }));
-  return fail('syntax', messages.syntaxError({ line: 1, column: 1, problem: complaint, lineText: '' }));
+  if (!again.ok) return fail('syntax', messages.syntaxError({ ...again, lineText: out.split('\n')[again.line - 1] ?? '' }), 'syntax', again);
+  return fail('syntax', messages.syntaxError({ line: 1, column: 1, problem: complaint, lineText: '' }), 'syntax', { problem: complaint });
 }
 
 function ok(code: string): PreparedCode {
   return { ok: true, code };
 }
 
-function fail(kind: SandboxError['kind'], message: string): PreparedCode {
-  return { ok: false, error: { kind, message } };
+function fail(kind: SandboxError['kind'], message: string, problem: ReplyProblem, facts: DiagnosisFacts = {}): PreparedCode {
+  return { ok: false, error: { kind, message, problem, diagnosis: replyDiagnosis(problem, facts) } };
 }
 
 /** Compiles (never runs) the code as the body of a function, which is how the isolate runs it; V8's complaint, or null. */

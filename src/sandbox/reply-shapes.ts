@@ -1,37 +1,41 @@
-// Reply shapes other than a solve() block: a JSON tool call, and code in a language we do not run.
+// Reply shapes other than a solve() block: JSON tool calls, and code in a language (or a diff) we do not run.
 import type { CodeBlock } from './extract-code.js';
 
-/** A tool call the model wrote as JSON, or JSON we could not read as one. */
-export type JsonReply = { kind: 'call'; tool: string; args: Record<string, unknown> } | { kind: 'unknown'; keys: string[] };
+/** A tool call the model wrote as JSON, several of them, or JSON we could not read as one. */
+export type JsonReply =
+  | { kind: 'call'; tool: string; args: Record<string, unknown> }
+  | { kind: 'several'; tools: string[] }
+  | { kind: 'unknown'; keys: string[] };
+
+type Call = { tool: string; args: Record<string, unknown> };
 
 const NAME_KEYS = ['tool', 'name', 'tool_name', 'action', 'function'];
 const ARGUMENT_KEYS = ['arguments', 'args', 'parameters', 'action_input', 'input'];
+/** Opening braces tried per text, each a scan to its closing brace and a JSON.parse (bounds a reply full of braces). */
+const MAX_JSON_STARTS_TRIED = 40;
 
 function asObject(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
-/** Reads `{"tool"|"name": …, "arguments"|"args"|"parameters": …}`, OpenAI's `{function: {name, arguments}}` and `tool_calls: [one]`. */
-function readCall(value: unknown): JsonReply {
+/** The calls one JSON value stands for: `{tool|name, arguments|args|parameters}`, OpenAI's `{function: {name, arguments}}`, `tool_calls: [...]`, or a list of them. */
+function readCalls(value: unknown): Call[] | { keys: string[] } {
+  if (Array.isArray(value)) {
+    const calls = value.map(readCalls);
+    return calls.every(Array.isArray) ? calls.flat() : { keys: [] };
+  }
   let obj = asObject(value);
-  if (!obj) return { kind: 'unknown', keys: [] };
-  const calls = obj.tool_calls;
-  if (Array.isArray(calls) && calls.length === 1) obj = asObject(calls[0]) ?? obj;
+  if (!obj) return { keys: [] };
+  if (Array.isArray(obj.tool_calls)) return readCalls(obj.tool_calls);
   const fn = asObject(obj.function);
   if (fn) obj = fn;
   const nameKey = NAME_KEYS.find((k) => typeof obj![k] === 'string' && (obj![k] as string).trim() !== '');
   const argsKey = ARGUMENT_KEYS.find((k) => k in obj!);
   let args: unknown = argsKey ? obj[argsKey] : {};
-  if (typeof args === 'string') {
-    try {
-      args = JSON.parse(args);
-    } catch {
-      return { kind: 'unknown', keys: Object.keys(obj) };
-    }
-  }
+  if (typeof args === 'string') args = parseJson(args);
   const argsObject = asObject(args);
-  if (!nameKey || !argsObject) return { kind: 'unknown', keys: Object.keys(obj) };
-  return { kind: 'call', tool: (obj[nameKey] as string).trim(), args: argsObject };
+  if (!nameKey || !argsObject) return { keys: Object.keys(obj) };
+  return [{ tool: (obj[nameKey] as string).trim(), args: argsObject }];
 }
 
 /** Fence labels whose body may be a JSON tool call. */
@@ -45,22 +49,63 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Index just past the object that opens at `start` (strings and escapes respected), or -1 when it never closes. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  // Bounded by the text's length.
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** The top-level JSON objects in a text, in order (prose and tags around them skipped). */
+function jsonObjects(text: string): Array<{ value: unknown; whole: boolean }> {
+  const found: Array<{ value: unknown; whole: boolean }> = [];
+  let from = 0;
+  for (let tried = 0; tried < MAX_JSON_STARTS_TRIED; tried++) {
+    const start = text.indexOf('{', from);
+    if (start < 0) break;
+    const end = objectEnd(text, start);
+    if (end < 0) break;
+    const value = parseJson(text.slice(start, end));
+    if (value === undefined) {
+      from = start + 1;
+      continue;
+    }
+    found.push({ value, whole: text.slice(0, start).trim() === '' && text.slice(end).trim() === '' });
+    from = end;
+  }
+  return found;
+}
+
 /**
- * The JSON tool call in a reply: a ```json block, a block or whole reply that is one JSON object,
- * or the outermost braces of a reply with prose around them. Null when the reply holds no JSON object.
+ * The JSON tool call in a reply: in a JSON (or unlabelled) block, or, when the reply has no fences,
+ * anywhere in its text (Hermes `<tool_call>` tags, Mistral's `[TOOL_CALLS]`, prose before and after).
+ * Two calls or more are 'several' (one plan runs one call this way); JSON that is the whole block or
+ * reply but no call is 'unknown'. Null when the reply holds no JSON object.
  */
 export function findJsonReply(text: string, blocks: CodeBlock[]): JsonReply | null {
-  const candidates = [...blocks.filter((b) => JSON_LABELS.has(b.label)).map((b) => b.code.trim()), text.trim()];
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  // Braces inside prose count only when the reply has no fences (a shell block's JSON body is not a tool call).
-  if (start >= 0 && end > start && !blocks.some((b) => b.fenced)) candidates.push(text.slice(start, end + 1));
-  for (const candidate of candidates) {
-    if (!candidate.startsWith('{')) continue;
-    const value = parseJson(candidate);
-    if (value !== undefined) return readCall(value);
+  const sources = blocks.some((b) => b.fenced) ? blocks.filter((b) => JSON_LABELS.has(b.label)).map((b) => b.code) : [text];
+  let unknown: string[] | null = null;
+  for (const source of sources) {
+    const calls: Call[] = [];
+    for (const { value, whole } of jsonObjects(source)) {
+      const read = readCalls(value);
+      if (Array.isArray(read)) calls.push(...read);
+      else if (whole && unknown === null) unknown = read.keys;
+    }
+    if (calls.length > 1) return { kind: 'several', tools: calls.map((c) => c.tool) };
+    if (calls.length === 1) return { kind: 'call', ...calls[0]! };
   }
-  return null;
+  return unknown ? { kind: 'unknown', keys: unknown } : null;
 }
 
 /** The plan a JSON tool call stands for: that one call, its result handed to the next step. */
@@ -78,22 +123,47 @@ export function planForAnswer(answer: string): string {
   return `async function solve() {\n  return ${JSON.stringify(`FINAL_ANSWER: ${answer}`)};\n}`;
 }
 
-/** Python's way of defining a function. */
-const PYTHON_DEF_RE = /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*\)[ \t]*(?:->[^:\n]+)?:[ \t]*$/m;
+const PYTHON_LABELS = new Set(['python', 'py', 'python3', 'ipython', 'pycon']);
+/**
+ * Lines only Python has: `def`, `import x` / `from x import y`, block headers ending in a colon,
+ * print(), f-strings, keyword arguments (`add(a=2, b=3)`, not on a line defining a function), final_answer().
+ */
+const PYTHON_LINE_RES = [
+  /^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\([^)]*\)[ \t]*(?:->[^:\n]+)?:[ \t]*$/m,
+  /^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$/m,
+  /^[ \t]*(?:for[ \t]+\w+[ \t]+in[ \t]|while[ \t]|if[ \t]|elif[ \t]|else|try|except|with[ \t]|class[ \t]+\w+)[^\n{;]*:[ \t]*$/m,
+  /^[ \t]*print[ \t]*\(/m,
+  /\bf["'][^"'\n]*\{/,
+  /^(?!.*\b(?:function|=>)).*\b\w+\([ \t]*\w+[ \t]*=[ \t]*[^=>\s]/m,
+  /^[ \t]*final_answer[ \t]*\(/m,
+];
+
+/** Whether a block is Python: a Python fence label, or Python-only lines (even when the text also parses as JavaScript). */
+export function looksLikePython(block: CodeBlock): boolean {
+  if (PYTHON_LABELS.has(block.label)) return true;
+  return PYTHON_LINE_RES.filter((re) => re.test(block.code)).length >= (block.label === '' ? 1 : 2);
+}
+
+/** Lines of a diff or an aider SEARCH/REPLACE edit. */
+const DIFF_RES = [/^@@ .* @@/m, /^--- \S.*\n\+\+\+ \S/m, /^<<<<<<< SEARCH[ \t]*$/m, /^>>>>>>> REPLACE[ \t]*$/m];
+
+/** Whether a block is an edit to earlier code (a diff or SEARCH/REPLACE) rather than code. */
+export function looksLikeDiff(block: CodeBlock): boolean {
+  return block.label === 'diff' || block.label === 'patch' || DIFF_RES.some((re) => re.test(block.code));
+}
+
 const LABEL_LANGUAGES: Record<string, string> = {
-  python: 'Python', py: 'Python', python3: 'Python',
   bash: 'a shell command', sh: 'a shell command', shell: 'a shell command', zsh: 'a shell command', console: 'a shell command',
   rust: 'Rust', rs: 'Rust', go: 'Go', golang: 'Go', java: 'Java', c: 'C', cpp: 'C++', 'c++': 'C++', csharp: 'C#', cs: 'C#',
   ruby: 'Ruby', rb: 'Ruby', php: 'PHP', sql: 'SQL', kotlin: 'Kotlin', swift: 'Swift',
 };
 const CONTENT_LANGUAGES: Array<[RegExp, string]> = [
-  [PYTHON_DEF_RE, 'Python'],
   [/^[ \t]*(?:pub[ \t]+)?fn[ \t]+\w+[ \t]*\(/m, 'Rust'],
   [/^[ \t]*(?:package[ \t]+main|func[ \t]+\w+[ \t]*\()/m, 'Go'],
-  [/^[ \t]*(?:\$[ \t]+)?(?:curl|wget|npm|node|python3?|pip)[ \t]/m, 'a shell command'],
+  [/^[ \t]*(?:\$[ \t]+)?(?:curl|wget|npm|node|python3?|pip|echo|ls|cat|cd)[ \t]/m, 'a shell command'],
 ];
 
-/** The language a block that does not parse as JavaScript is written in, when we can tell; else null. */
+/** The language (other than JavaScript and Python) a block that does not parse is written in, when we can tell; else null. */
 export function foreignLanguage(block: CodeBlock): string | null {
   const byContent = CONTENT_LANGUAGES.find(([re]) => re.test(block.code));
   if (byContent) return byContent[1];

@@ -34,10 +34,32 @@ export type SandboxErrorKind =
   | 'output_limit'
   | 'crash';
 
+/** Why a reply was refused before anything ran. */
+export type ReplyProblem =
+  | 'too_long'
+  | 'empty'
+  | 'unreadable'
+  | 'still_reasoning'
+  | 'no_code'
+  | 'python'
+  | 'other_language'
+  | 'diff'
+  | 'imports'
+  | 'truncated'
+  | 'unpaired_fence'
+  | 'syntax'
+  | 'no_solve'
+  | 'unknown_json'
+  | 'several_tool_calls';
+
 export interface SandboxError {
   kind: SandboxErrorKind;
   /** Written for the model: what went wrong and what to do instead. */
   message: string;
+  /** Set when the reply was refused before running: which problem it has. */
+  problem?: ReplyProblem;
+  /** For a person, in plain words and one line: what went wrong (never an instruction to the model). */
+  diagnosis?: string;
 }
 
 export interface ToolCallRecord {
@@ -55,9 +77,10 @@ export interface ToolCallRecord {
   progress?: { progress: number; total?: number; message?: string };
 }
 
+/** `code`: the JavaScript that actually ran (the reply after extraction and normalisation); absent when nothing ran. */
 export type SandboxResult =
-  | { ok: true; value: string; logs: string[]; calls: ToolCallRecord[]; ms: number }
-  | { ok: false; error: SandboxError; logs: string[]; calls: ToolCallRecord[]; ms: number };
+  | { ok: true; value: string; logs: string[]; calls: ToolCallRecord[]; ms: number; code?: string }
+  | { ok: false; error: SandboxError; logs: string[]; calls: ToolCallRecord[]; ms: number; code?: string };
 
 export interface SandboxRunOptions {
   /** The model's answer: code, possibly in fences and prose. */

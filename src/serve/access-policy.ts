@@ -3,6 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { ApiError } from './api-error.js';
+import { isToolFetch } from '../net/host-name-policy.js';
 
 /** What the server was started with. */
 export interface AccessPolicy {
@@ -34,10 +35,12 @@ function sameToken(given: string, expected: string): boolean {
 /**
  * Checks one request and returns the CORS headers its answer needs (none for same-origin and non-browser
  * callers). `needsToken` is false for the health check and the page's static files, which hold no data.
- * @throws ApiError 421 (a loopback server reached under another host name), 403 (origin not allowed),
+ * @throws ApiError 403 (a fetch by our own web tools), 421 (a loopback server reached under another host name), 403 (origin not allowed),
  * 401 (token missing or wrong).
  */
 export function checkAccess(req: IncomingMessage, policy: AccessPolicy, { needsToken }: { needsToken: boolean }): Record<string, string> {
+  // Our own web tools never reach this API, whatever the network policy lets them fetch.
+  if (isToolFetch(req.headers)) throw new ApiError(403, 'tool_fetch_refused', "Cortex-R's web tools may not call its own API");
   const host = req.headers.host ?? '';
   if (policy.loopback && !isLoopbackHost(hostName(host))) {
     throw new ApiError(421, 'wrong_host', `this server answers only to loopback host names, not "${host}"`);

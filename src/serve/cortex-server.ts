@@ -6,6 +6,7 @@ import type { Runtime } from '../cli/runtime.js';
 import { checkAccess, isLoopbackHost, PREFLIGHT_HEADERS, type AccessPolicy } from './access-policy.js';
 import { ApiError } from './api-error.js';
 import { handleAsk } from './ask-route.js';
+import { passageRoute } from './passages.js';
 import { createDocumentsRoute } from './documents-route.js';
 import { sendError, sendJson } from './http-io.js';
 import { QuestionSlots } from './question-slots.js';
@@ -91,6 +92,10 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     if (path === '/v1/documents') {
       allow('GET', 'POST');
       return method === 'GET' ? documents.list(res, headers) : documents.upload(req, res, headers, url);
+    }
+    if (path === '/v1/passages') {
+      allow('GET');
+      return passageRoute(res, config.paths.faissIndex, url, headers);
     }
     throw new ApiError(404, 'not_found', `no such endpoint: ${method} ${path}`);
   };

@@ -2,6 +2,7 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoadedConfig } from '../config/load-config.js';
+import { indexFailures } from './passages.js';
 import { indexFolder, indexOptionsForProfile, type ProfileIndexOptions } from '../rag/index-folder.js';
 import type { IndexSummary } from '../rag/index/index-documents.js';
 import { scanDocuments } from '../rag/index/scan-documents.js';
@@ -35,12 +36,20 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
   };
 
   return {
-    /** GET /v1/documents: the files the indexer would read, and the ones it refuses (symlinks, devices). */
+    /**
+     * GET /v1/documents: the files the indexer would read (`failed`: why the last indexing could not read one), and
+     * the entries it refuses (symlinks, devices) with their reason.
+     */
     async list(res: ServerResponse, headers: Record<string, string>): Promise<void> {
       const scan = await scanDocuments(documentsDir, { exclude: [indexDir] }).catch((err: NodeJS.ErrnoException) => {
         throw new ApiError(500, 'documents_folder', `cannot read the documents folder: ${err.code ?? err.message}`);
       });
-      const documents = scan.files.slice(0, MAX_LISTED_DOCUMENTS).map((f) => ({ name: f.rel, bytes: f.size, modified: new Date(f.mtimeMs).toISOString() }));
+      // Files the indexer tried and could not read carry its reason, so the page does not list them like indexed ones.
+      const failures = await indexFailures(indexDir);
+      const documents = scan.files.slice(0, MAX_LISTED_DOCUMENTS).map((f) => {
+        const failed = failures.get(f.rel);
+        return { name: f.rel, bytes: f.size, modified: new Date(f.mtimeMs).toISOString(), ...(failed !== undefined ? { failed } : {}) };
+      });
       sendJson(res, 200, { documents, refused: scan.refused, total: scan.files.length }, headers);
     },
 

@@ -56,6 +56,8 @@ export function buildCortexMcpServer({ runtime, maxConcurrent }: { runtime: Runt
           signal: extra.signal,
           onEvent: (event) => {
             if (token === undefined || event.type === 'result') return;
+            // Streamed text would be one notification per token: the client hears of the request's start and end instead.
+            if (event.type === 'llm_text') return;
             const params = { progressToken: token, progress: ++progress, message: describeEvent(event) ?? event.type, _meta: { 'cortex-r/event': event } };
             extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
           },

@@ -78,10 +78,10 @@ describe('decide', () => {
         { step: 2, result: newest },
       ],
     }).run;
-    expect(prompt).toContain('----- STEP 1 RESULT -----');
+    expect(prompt).toMatch(/===== STEP 1 RESULT [0-9a-f]{16} =====/);
     expect(prompt).toContain(`[cut: first ${MAX_OLDER_RESULT_CHARS} of ${older.length} characters]`);
     expect(prompt).not.toContain(older);
-    expect(prompt).toContain(`----- STEP 2 RESULT -----\n${newest}\n`);
+    expect(prompt).toMatch(new RegExp(`===== STEP 2 RESULT [0-9a-f]{16} =====\\n${newest}\\n`));
   });
 
   it('says there are no earlier results on the first step', async () => {

@@ -9,6 +9,7 @@ import { LlmRequestError } from '../../src/errors.js';
 import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';
 import { Trace } from '../../src/memory/trace.js';
+import { prepareCode } from '../../src/sandbox/prepare-code.js';
 import { call, catalogueSection, errorResult, FakeSandbox, FakeToolCaller, okResult, perceptionJson, plan, SERVERS, TOOLS, type SandboxTurn } from './fakes.js';
 
 let baseDir: string;
@@ -65,9 +66,12 @@ describe('runAgent', () => {
         lifeline: 2,
         strategy: 'conservative',
         servers: ['math'],
-        code,
+        // The fake sandbox reports no normalised code; the raw reply is kept apart.
+        code: '',
+        reply: code,
         outcome: 'final_answer',
         error: null,
+        diagnosis: null,
         tool_calls: [{ name: 'add', args: { a: 2, b: 3 }, ok: true, ms: 3 }],
       },
     ]);
@@ -80,14 +84,21 @@ describe('runAgent', () => {
     expect(sandbox.runs[0]!.limits).toEqual({ maxToolCalls: 4 });
     expect(events.map((e) => (e.type === 'tool_call' ? `tool_call:${e.phase}` : e.type))).toEqual([
       'perceiving',
+      'llm_start',
+      'llm_end',
       'perceived',
       'planning',
+      'llm_start',
+      'llm_end',
       'running',
       'tool_call:start',
       'tool_call:end',
       'outcome',
     ]);
-    expect(events[2]).toMatchObject({ type: 'planning', step: 1, maxSteps: 3, lifelinesLeft: 2 });
+    expect(events[4]).toMatchObject({ type: 'planning', step: 1, maxSteps: 3, lifelinesLeft: 2 });
+    // Each request is framed for the displays: which stage, which model, and its figures once answered.
+    expect(events[1]).toMatchObject({ type: 'llm_start', stage: 'perception', step: 1 });
+    expect(events[6]).toMatchObject({ type: 'llm_end', stage: 'decision', step: 1, completionTokens: 4 });
   });
 
   it.each([
@@ -137,7 +148,7 @@ describe('runAgent', () => {
     expect(s.llm.requests).toHaveLength(3);
     const secondDecision = s.llm.requests[2]!.prompt;
     expect(secondDecision).toContain('Sum the exponentials of the ASCII codes of INDIA');
-    expect(secondDecision).toContain('----- STEP 1 RESULT -----\n[73, 78, 68, 73, 65]');
+    expect(secondDecision).toMatch(/===== STEP 1 RESULT [0-9a-f]{16} =====\n\[73, 78, 68, 73, 65\]/);
     expect(secondDecision).toContain('This is step 2 of 3');
     expect(s.llm.requests[1]!.prompt).not.toContain('[73, 78, 68, 73, 65]');
     expect(s.events.filter((e) => e.type === 'perceiving')).toHaveLength(1);
@@ -231,8 +242,10 @@ describe('runAgent', () => {
     expect(result).toMatchObject({ status: 'gave_up', answer: null });
     expect(result.steps.map((s) => s.lifeline)).toEqual([1, 0]);
     expect(result.reason).toMatch(/step 1 failed on every lifeline/);
-    expect(result.reason).toMatch(/multiply.*timeout: solve\(\) ran past 30000 ms/);
-    expect(result.reason).toMatch(/lifelines left 0.*not a result/);
+    // The summary is for a person: plain diagnoses, not the feedback written for the model.
+    expect(result.reason).toMatch(/multiply.*The code did not finish in time/);
+    expect(result.reason).toMatch(/lifelines left 0.*The code returned nothing \(undefined\)/);
+    expect(result.reason).not.toMatch(/Then send the corrected solve/);
     expect(llm.remaining).toBe(0);
     expect(events.filter((e) => e.type === 'planning').map((e) => (e as { lifelinesLeft: number }).lifelinesLeft)).toEqual([1, 0]);
     const lines = await traceLines(memory.tracePath);
@@ -327,5 +340,38 @@ describe('runAgent', () => {
   it('refuses limits outside their bounds', async () => {
     await expect(setup([], [], { maxSteps: 0 }).run()).rejects.toThrow(/max_steps/);
     await expect(setup([], [], { maxLifelinesPerStep: Infinity }).run()).rejects.toThrow(/max_lifelines_per_step/);
+  });
+  it('shows a person what the model said and one plain diagnosis when its reply is refused, never the instruction for the model', async () => {
+    const prose = '<think>\nMaybe I should just explain.\n</think>\nI cannot compute this without more context about the numbers you mean.';
+    // The sandbox refuses as the real one does: prepareCode before anything runs.
+    const refuse = (options: { code: string }) => {
+      const prepared = prepareCode(options.code);
+      return prepared.ok ? okResult('FINAL_ANSWER: 5') : { ok: false as const, error: prepared.error, logs: [], calls: [], ms: 1 };
+    };
+    const { events, run } = setup([perceptionJson(['math']), prose, plan('return "FINAL_ANSWER: 5";')], [refuse, refuse], { maxLifelinesPerStep: 1 });
+    const result = await run();
+    const refused = events.find((e) => e.type === 'outcome' && e.outcome !== 'final_answer');
+    expect(refused).toMatchObject({
+      type: 'outcome',
+      said: 'I cannot compute this without more context about the numbers you mean.',
+      diagnosis: 'The model answered in words, without code to run or a final answer.',
+    });
+    // detail stays the feedback written for the model (it is what the retry prompt carries).
+    expect(refused).toMatchObject({ detail: expect.stringContaining('Reply with one ```javascript block') });
+    expect(result.steps[0]).toMatchObject({ code: '', reply: prose, outcome: 'sandbox_error', diagnosis: 'The model answered in words, without code to run or a final answer.' });
+    expect(result).toMatchObject({ status: 'answered', answer: '5' });
+  });
+
+  it('gives up with plain diagnoses, not the feedback written for the model', async () => {
+    const refuse = (options: { code: string }) => {
+      const prepared = prepareCode(options.code);
+      return prepared.ok ? okResult('undefined') : { ok: false as const, error: prepared.error, logs: [], calls: [], ms: 1 };
+    };
+    const { run } = setup([perceptionJson(['math']), '```python\nprint(add(2, 3))\n```', 'ok'], [refuse, refuse], { maxLifelinesPerStep: 1 });
+    const result = await run();
+    expect(result.status).toBe('gave_up');
+    expect(result.reason).toContain('The model wrote Python; only JavaScript can run.');
+    expect(result.reason).toContain('The model answered in words, without code to run or a final answer.');
+    expect(result.reason).not.toMatch(/Reply with one|send the whole/);
   });
 });

@@ -7,7 +7,7 @@ import { ConfigError } from '../../src/errors.js';
 import { PROJECT_ROOT, builtPath } from '../../src/paths.js';
 
 const DIR = join(PROJECT_ROOT, 'tests', 'fixtures', 'mcp-configs');
-const OWN = { math: { CORTEX_X: 'm' }, documents: { CORTEX_X: 'd', GEMINI_API_KEY: 'k' }, websearch: { CORTEX_X: 'w' } };
+const OWN = { math: { CORTEX_X: 'm' }, documents: { CORTEX_X: 'd', GEMINI_API_KEY: 'k' }, websearch: { CORTEX_X: 'w' }, history: { CORTEX_X: 'h' } };
 
 function context(file: string, env: NodeJS.ProcessEnv = {}): EntryContext {
   return { file, root: projectRootOf(file), env, own: OWN, startTimeoutMs: 90_000 };

@@ -7,7 +7,7 @@ const read = (entry: unknown, env: NodeJS.ProcessEnv = {}) =>
     file: '/p/.mcp.json',
     root: '/p',
     env,
-    own: { math: {}, documents: {}, websearch: {} },
+    own: { math: {}, documents: {}, websearch: {}, history: {} },
     startTimeoutMs: 90_000,
   });
 

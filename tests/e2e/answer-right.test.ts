@@ -39,7 +39,7 @@ const decisionPrompts = (s: FakeLlmServer) => chatRequests(s).filter((r) => !isP
 function threeStepModel(prompt: string, n: number): string {
   if (n === 0) return fenced('async function solve() {\n  const codes = await tools.strings_to_chars_to_int({ string: "INDIA" });\n  return "FURTHER_PROCESSING_REQUIRED: " + JSON.stringify(codes);\n}');
   if (n === 1) return fenced('async function solve() {\n  const n = await tools.add({ a: 2, b: 3 });\n  return "FURTHER_PROCESSING_REQUIRED: checked " + n;\n}');
-  const codes = /----- STEP 1 RESULT -----\n(\[[\d,]+\])/.exec(prompt)?.[1] ?? 'undefined';
+  const codes = /===== STEP 1 RESULT [0-9a-f]{16} =====\n(\[[\d,]+\])/.exec(prompt)?.[1] ?? 'undefined';
   return fenced(`async function solve() {\n  return "FINAL_ANSWER: " + await tools.int_list_to_exponential_sum({ numbers: ${codes} });\n}`);
 }
 
@@ -57,8 +57,8 @@ describe('cortex ask answers right with imperfect replies (end to end, Ollama wi
       [3, 'final_answer'],
     ]);
     const third = decisionPrompts(llm)[2]!;
-    expect(third).toContain('----- STEP 1 RESULT -----\n[73,78,68,73,65]');
-    expect(third).toContain('----- STEP 2 RESULT -----\nchecked 5');
+    expect(third).toMatch(/===== STEP 1 RESULT [0-9a-f]{16} =====\n\[73,78,68,73,65\]/);
+    expect(third).toMatch(/===== STEP 2 RESULT [0-9a-f]{16} =====\nchecked 5/);
     expect(third).toContain('the LAST step');
     // One perception and three decisions: perception no longer runs at every step (it took 6 calls before).
     expect(chatRequests(llm).filter(isPerception)).toHaveLength(1);

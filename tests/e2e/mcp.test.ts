@@ -52,10 +52,10 @@ describe('cortex mcp (the SDK client over stdio, real servers and sandbox)', () 
 
     const kinds = progress.map((p) => (p._meta?.['cortex-r/event'] as { type: string }).type);
     // Perception runs once per question; each step is then planned, run and judged.
-    const attempt = ['planning', 'running', 'tool_call', 'tool_call', 'outcome'];
-    expect(kinds).toEqual(['perceiving', 'perceived', ...attempt, ...attempt]);
+    const attempt = ['planning', 'llm_start', 'llm_end', 'running', 'tool_call', 'tool_call', 'outcome'];
+    expect(kinds).toEqual(['perceiving', 'llm_start', 'llm_end', 'perceived', ...attempt, ...attempt]);
     expect(progress.map((p) => p.progress)).toEqual(kinds.map((_, i) => i + 1));
-    expect(progress[4]!.message).toContain('strings_to_chars_to_int({"string":"AB"})');
+    expect(progress[kinds.indexOf('tool_call')]!.message).toContain('strings_to_chars_to_int({"string":"AB"})');
 
     const followUp = await client.callTool({ name: 'ask', arguments: { question: 'And again', session_id: structured.session_id } });
     expect(followUp.structuredContent).toMatchObject({ status: 'answered', session_id: structured.session_id });

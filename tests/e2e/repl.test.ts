@@ -73,12 +73,15 @@ describe('cortex REPL and sessions', () => {
 describe('cortex REPL interrupt', () => {
   it('cancels the running question on Ctrl-C and keeps the REPL going', async () => {
     let decisions = 0;
+    let hung = (): void => undefined;
+    const decisionHangs = new Promise<void>((resolve) => (hung = resolve));
     server = await startFakeOllamaServer({
       replies: (req) => {
         if (req.path !== '/api/chat') return undefined;
         if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
         decisions += 1;
         // The first decision never comes back, as with a stuck model; the second answers.
+        if (decisions === 1) hung();
         return decisions === 1 ? { hang: true } : ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: still here"; }'));
       },
     });
@@ -97,8 +100,7 @@ describe('cortex REPL interrupt', () => {
     );
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.stdin.write('stuck question?\n');
-    // The Ollama probe, perception, then the decision that hangs.
-    await server.waitForRequests(3);
+    await decisionHangs;
     expect(decisions).toBe(1);
     child.kill('SIGINT');
     await cancelled;

@@ -6,11 +6,21 @@ import { launchChromium } from './browser.js';
 import { fenced, tempProject } from './ask-harness.js';
 import { ollamaEnv, startPlanningLlm, startServe, TWO_STEP_PLANS, type ServeRun } from './serve-harness.js';
 
+/** A plan whose solve() answers `markdown` as it is. */
+const answering = (markdown: string) => ollamaChatReply(fenced(`async function solve() { return "FINAL_ANSWER: " + ${JSON.stringify(markdown)}; }`));
+
+const TABLE_ANSWER = '| Planet | Moons |\n|---|---|\n| Mars | 2 |\n| Earth | 1 |\n\n```js\nconst moons = 3;\n```';
+const HOSTILE_ANSWER =
+  'Done. <script>window.pwned = "script"</script><img src=x onerror="window.pwned = \'img\'"> ' +
+  '[open me](javascript:window.pwned=\'link\') <a href="javascript:alert(1)">raw link</a> <svg onload="window.pwned=\'svg\'"></svg>';
+
 describe('the web page (headless Chromium against cortex serve)', () => {
   let llm: FakeLlmServer;
   let serve: ServeRun;
   let browser: BrowserContext;
   let page: Page;
+  const errors: string[] = [];
+  const dialogs: string[] = [];
   /** The second step's plan waits for the test, so the first step can be seen on the page before the answer. */
   let releaseSecondStep!: () => void;
   let secondStepAsked!: () => void;
@@ -19,7 +29,11 @@ describe('the web page (headless Chromium against cortex serve)', () => {
   beforeAll(async () => {
     const gate = new Promise<FakeReply>((resolve) => (releaseSecondStep = () => resolve(ollamaChatReply(fenced(TWO_STEP_PLANS.second)))));
     llm = await startPlanningLlm((prompt, stage) => {
-      if (stage !== 'decision' || !prompt.includes('[65,66]') || !prompt.includes('GATED')) return undefined;
+      if (stage !== 'decision') return undefined;
+      // Later prompts of a session carry the earlier questions: the newest question is tested first.
+      if (prompt.includes('Say something hostile')) return answering(HOSTILE_ANSWER);
+      if (prompt.includes('Tabulate the moons')) return answering(TABLE_ANSWER);
+      if (!prompt.includes('[65,66]') || !prompt.includes('GATED')) return undefined;
       secondStepAsked();
       return gate;
     });
@@ -28,6 +42,11 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     serve = await startServe(project.profile, ollamaEnv(llm.url));
     browser = await launchChromium();
     page = await browser.newPage();
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -35,37 +54,90 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     await llm?.close();
   });
 
-  it('shows each step as it happens, then the answer and the question in the session history', async () => {
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
+  const turns = () => page.locator('#thread .turn');
+
+  it('keeps a thread: each step as it happens, then the answer; a second question is appended; a reload keeps the session', async () => {
     await page.goto(serve.url);
     await expect.poll(() => page.locator('#servers').textContent()).toMatch(/math \(\d+ tools\)/);
+    expect(await page.locator('#keys').textContent()).toBe('Enter sends · Shift+Enter adds a line');
 
     await page.fill('#question', 'GATED: add the ASCII codes of AB');
-    await page.click('#ask');
+    await page.press('#question', 'Enter');
+    expect(await page.inputValue('#question')).toBe('');
     await secondStepWaiting;
-    // Step 1 is on the page while step 2 is still being planned.
-    await page.locator('#steps .call.ok', { hasText: 'strings_to_chars_to_int({"string":"AB"})' }).waitFor();
-    await page.locator('#steps pre', { hasText: 'tools.strings_to_chars_to_int' }).waitFor();
-    await page.locator('#steps .detail', { hasText: 'result for the next step: [65,66]' }).waitFor();
-    expect(await page.locator('#steps').textContent()).toContain('Servers: math');
-    expect(await page.locator('#answer').isHidden()).toBe(true);
+    // Step 1 is on the page, unfolded, while step 2 is still being planned.
+    const first = turns().nth(0);
+    await first.locator('.call.ok', { hasText: 'strings_to_chars_to_int({"string":"AB"})' }).waitFor();
+    await first.locator('pre.code', { hasText: 'tools.strings_to_chars_to_int' }).waitFor();
+    await first.locator('.detail', { hasText: 'result for the next step: [65,66]' }).waitFor();
+    expect(await first.locator('.step-list').textContent()).toContain('Servers: math');
+    expect(await first.locator('.answer').isHidden()).toBe(true);
+    expect(await first.locator('details.steps').getAttribute('open')).not.toBeNull();
+    // While it works, the folded line says what is happening now.
+    await expect.poll(() => first.locator('details.steps > summary').textContent()).toMatch(/^Step 2\/3 · writing the plan · \d+ s · 0 tokens$/);
+    // The model request of step 2 shows its model, elapsed time and tokens while it runs; step 1's says how it went.
+    expect(await first.locator('li.attempt').nth(1).locator('.llm').textContent()).toMatch(/^qwen2\.5-coder:7b · \d+ s · 0 tokens so far$/);
+    expect(await first.locator('li.attempt').nth(0).locator('.llm').textContent()).toMatch(/^qwen2\.5-coder:7b answered in [\d.]+ m?s · 7 tokens$/);
 
     releaseSecondStep();
-    await page.locator('#answer-text', { hasText: '131' }).waitFor();
-    expect(await page.locator('#steps .call.ok', { hasText: 'add({"a":65,"b":66})' }).count()).toBe(1);
-    expect(await page.locator('#answer-meta').textContent()).toMatch(/2 attempt\(s\) · 2 tool call\(s\)/);
-    await page.locator('#history li', { hasText: 'GATED: add the ASCII codes of AB' }).waitFor();
+    await first.locator('.answer .markdown', { hasText: '131' }).waitFor();
+    expect(await first.locator('.question').textContent()).toBe('GATED: add the ASCII codes of AB');
+    expect(await first.locator('details.steps > summary').textContent()).toMatch(/^Steps: 2 steps · 2 tool calls · /);
+    // Answered: the steps fold under the question.
+    expect(await first.locator('details.steps').getAttribute('open')).toBeNull();
+    await expect.poll(() => new URL(page.url()).searchParams.get('session')).toMatch(/^\d+-[0-9a-f]+$/);
+    const sessionId = new URL(page.url()).searchParams.get('session')!;
+    await page.locator('#sessions a.current', { hasText: 'GATED: add the ASCII codes of AB' }).waitFor();
+    expect(await page.locator('#sessions a.current .session-time').textContent()).toMatch(/now|ago/);
+
+    // Shift+Enter adds a line and sends nothing; Enter sends.
+    await page.fill('#question', 'Add the ASCII codes of AB');
+    await page.press('#question', 'Shift+Enter');
+    await page.keyboard.type('once more');
+    expect(await page.inputValue('#question')).toBe('Add the ASCII codes of AB\nonce more');
+    expect(await turns().count()).toBe(1);
+    await page.press('#question', 'Enter');
+    await turns().nth(1).locator('.answer .markdown', { hasText: '131' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('session')).toBe(sessionId);
+
+    await page.reload();
+    await turns().nth(1).locator('.answer .markdown', { hasText: '131' }).waitFor();
+    expect(await turns().count()).toBe(2);
+    expect(await turns().locator('.question').allTextContents()).toEqual(['GATED: add the ASCII codes of AB', 'Add the ASCII codes of AB\nonce more']);
+    expect(await turns().nth(0).locator('.call.ok', { hasText: 'add({"a":65,"b":66})' }).count()).toBe(1);
+
+    await page.click('#new-session');
+    await page.locator('#thread .empty').waitFor();
+    expect(new URL(page.url()).searchParams.get('session')).toBeNull();
     expect(errors).toEqual([]);
   });
 
-  it('renders model text as text, never as markup', async () => {
-    await page.fill('#question', 'Add the ASCII codes of AB <img src=x onerror="window.pwned=1">');
-    await page.click('#ask');
-    await page.locator('#answer-text', { hasText: '131' }).waitFor();
-    await page.locator('#history li', { hasText: '<img src=x' }).waitFor();
-    expect(await page.locator('#history img, #steps img').count()).toBe(0);
+  it('renders a markdown answer: a table, and code with a copy button', async () => {
+    await page.fill('#question', 'Tabulate the moons of Mars and Earth');
+    await page.press('#question', 'Enter');
+    const answer = turns().last().locator('.answer .markdown');
+    await answer.locator('table').waitFor();
+    expect(await answer.locator('th').allTextContents()).toEqual(['Planet', 'Moons']);
+    expect(await answer.locator('td').allTextContents()).toEqual(['Mars', '2', 'Earth', '1']);
+    expect(await answer.locator('.code-box pre').textContent()).toBe('const moons = 3;\n');
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: serve.url });
+    await answer.locator('.code-box button.copy').click();
+    await answer.locator('.code-box button.copy', { hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('const moons = 3;\n');
+  });
+
+  it('leaves script, event handlers and javascript: links in an answer inert', async () => {
+    await page.fill('#question', 'Say something hostile');
+    await page.press('#question', 'Enter');
+    const answer = turns().last().locator('.answer .markdown');
+    await answer.getByText('Done.').waitFor();
+    expect(await answer.locator('script').count()).toBe(0);
+    expect(await answer.locator('[onerror], [onload]').count()).toBe(0);
+    expect(await answer.locator('a[href^="javascript:" i]').count()).toBe(0);
+    for (const link of await answer.locator('a').all()) await link.click({ force: true });
     expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   /** A DataTransfer holding one file, as a drag from the desktop carries (the page's script context builds it). */
@@ -78,5 +150,28 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     await page.locator('#documents li', { hasText: 'dropped.md' }).waitFor();
     await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: await droppedFile('setup.exe', 'MZ') });
     await page.locator('#upload-status', { hasText: 'not indexed: "setup.exe" is not a supported document' }).waitFor();
+  });
+
+  it('says so when the session in the address does not exist', async () => {
+    await page.goto(`${serve.url}/?session=1700000000-abcdef`);
+    const failed = page.locator('#thread .answer.failed');
+    await failed.waitFor();
+    expect(await failed.locator('h3').textContent()).toBe('This session does not exist');
+    await page.click('#new-session');
+    await page.locator('#thread .empty').waitFor();
+    // The empty page fits a 390 px phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  it('says in plain words when the server is not reachable, and keeps the question', async () => {
+    await serve.stop();
+    await page.fill('#question', 'Is anyone there?');
+    await page.press('#question', 'Enter');
+    const failed = turns().last().locator('.answer.failed');
+    await failed.waitFor();
+    expect(await failed.locator('h3').textContent()).toBe('Cortex-R server not reachable — is `cortex serve` running?');
+    expect(await page.inputValue('#question')).toBe('Is anyone there?');
   });
 });

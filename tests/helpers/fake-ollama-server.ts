@@ -1,4 +1,5 @@
 // A local HTTP server speaking Ollama's wire format from a script of replies; also the scripted-server core the Gemini fake reuses.
+import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,8 +17,10 @@ export interface RecordedRequest {
   /** Path and query, e.g. /api/chat or /v1beta/models/m:generateContent. */
   path: string;
   headers: IncomingHttpHeaders;
-  /** The body parsed as JSON, else its text; undefined when empty. */
+  /** The body parsed as JSON, else its text; undefined when empty. In the truncating Ollama mode, what the model kept. */
   body: any;
+  /** The body as sent, when the fake changed `body` (the truncating Ollama mode). */
+  sentBody?: any;
 }
 
 /** How the server answers one request. */
@@ -31,6 +34,13 @@ export interface FakeReply {
   hang?: boolean;
   /** Cut the connection without answering (a network error for the client). */
   drop?: boolean;
+  /**
+   * A streamed answer written frame by frame (NDJSON lines, SSE events) as the iterable yields them, so a test
+   * can hold the stream between frames. A plain `body` is turned into frames when the request asked to stream.
+   */
+  frames?: Iterable<string> | AsyncIterable<string>;
+  /** After the frames, cut the connection instead of ending the answer (a stream cut mid-reply). */
+  cutAfterFrames?: boolean;
 }
 
 /**
@@ -64,6 +74,10 @@ export interface ScriptedServerProtocol {
   builtIn(request: RecordedRequest): FakeReply | undefined;
   /** The error body of the protocol for a message. */
   errorBody(status: number, message: string): unknown;
+  /** A streamed form of a successful JSON reply, when the request asked to stream (else undefined). */
+  toStream?(request: RecordedRequest, reply: FakeReply): FakeReply | undefined;
+  /** Changes what the model sees of a request before the script reads it (the truncating Ollama mode). */
+  view?(request: RecordedRequest): void;
 }
 
 /** Starts a scripted HTTP server on 127.0.0.1 (a free port) for a protocol. */
@@ -91,12 +105,15 @@ export async function startScriptedServer(protocol: ScriptedServerProtocol, scri
   const server = createServer((req, res) => {
     void readBody(req).then((body) => {
       const request: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
+      protocol.view?.(request);
       requests.push(request);
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
       }
-      void choose(request).then((reply) => send(res, reply));
+      void choose(request)
+        .then((reply) => send(res, streamed(protocol, request, reply)))
+        .catch(() => res.socket?.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -134,10 +151,30 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(res: ServerResponse, reply: FakeReply): void {
+function streamed(protocol: ScriptedServerProtocol, request: RecordedRequest, reply: FakeReply): FakeReply {
+  if (reply.frames || reply.hang || reply.drop || (reply.status ?? 200) !== 200) return reply;
+  return protocol.toStream?.(request, reply) ?? reply;
+}
+
+async function send(res: ServerResponse, reply: FakeReply): Promise<void> {
   if (reply.hang) return;
   if (reply.drop) {
     res.socket?.destroy();
+    return;
+  }
+  if (reply.frames) {
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/x-ndjson', ...reply.headers });
+    res.flushHeaders();
+    for await (const frame of reply.frames) {
+      if (res.destroyed || res.writableEnded) return;
+      // Wait for the client to read (backpressure), unless it went away.
+      if (!res.write(frame)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    if (reply.cutAfterFrames) {
+      // Let what was written reach the client before the cut.
+      await new Promise<void>((resolve) => res.write('', () => resolve()));
+      res.socket?.destroy();
+    } else res.end();
     return;
   }
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
@@ -154,17 +191,44 @@ export interface FakeOllamaOptions {
   models?: string[];
   /** What /api/version reports. */
   version?: string;
+  /** /api/show's `model_info["llama.context_length"]` (default 32768); null: model_info without a context length. */
+  contextLength?: number | null;
+  /** Like Ollama: /api/show and /api/chat answer 404 "model not found" for a model not in `models`. */
+  strictModels?: boolean;
+  /**
+   * Like Ollama: the model keeps only the LAST num_ctx tokens of a chat (FAKE_DEFAULT_NUM_CTX when the request
+   * sends none); the recorded `body` is what it kept, `sentBody` what was sent. Tokens: FAKE_CHARS_PER_TOKEN characters.
+   */
+  truncateToNumCtx?: boolean;
 }
+
+/** Ollama's window when a request sends no num_ctx (the 2,048 of most releases). */
+export const FAKE_DEFAULT_NUM_CTX = 2_048;
+/** Characters per token in the truncating mode: OpenAI's rule of thumb, less cautious than the client's estimate. */
+export const FAKE_CHARS_PER_TOKEN = 4;
 
 const OLLAMA_MODEL_PATHS = new Set(['/api/chat', '/api/generate', '/api/embed', '/api/embeddings']);
 
 /** Starts a fake Ollama server: /api/version and /api/tags answer on their own; model endpoints follow the script. */
 export function startFakeOllamaServer(options: FakeOllamaOptions = {}): Promise<FakeLlmServer> {
-  const { replies, models = ['qwen2.5-coder:7b', 'nomic-embed-text'], version = '0.6.0-fake' } = options;
+  const { replies, models = ['qwen2.5-coder:7b', 'nomic-embed-text'], version = '0.6.0-fake', contextLength = 32_768 } = options;
+  const known = (name: unknown) => typeof name === 'string' && models.some((m) => m === name || m === `${name}:latest`);
+  const missing = (request: RecordedRequest): FakeReply | undefined => {
+    if (!options.strictModels || request.method !== 'POST' || !['/api/chat', '/api/show', '/api/generate'].includes(request.path)) return undefined;
+    const name = request.body?.model;
+    return known(name) ? undefined : ollamaError(404, `model '${String(name)}' not found`);
+  };
   return startScriptedServer(
     {
       isModelRequest: (request) => request.method === 'POST' && OLLAMA_MODEL_PATHS.has(request.path),
+      refuse: missing,
+      view: options.truncateToNumCtx ? truncateChat : undefined,
+      toStream: (request, reply) => (request.path === '/api/chat' && request.body?.stream !== false ? ollamaFrames(reply.body) : undefined),
       builtIn: (request) => {
+        if (request.method === 'POST' && request.path === '/api/show') {
+          const arch = { 'general.architecture': 'llama', ...(contextLength !== null ? { 'llama.context_length': contextLength } : {}) };
+          return { body: { modelfile: '', parameters: '', template: '{{ .Prompt }}', details: { family: 'llama' }, model_info: arch, capabilities: ['completion'] } };
+        }
         if (request.method !== 'GET') return undefined;
         if (request.path === '/api/version') return { body: { version } };
         if (request.path === '/api/tags') {
@@ -178,7 +242,81 @@ export function startFakeOllamaServer(options: FakeOllamaOptions = {}): Promise<
   );
 }
 
-/** A non-streamed /api/chat answer. */
+/** The chat body's messages cut like Ollama cuts them: only the last num_ctx tokens are kept. */
+function truncateChat(request: RecordedRequest): void {
+  if (request.method !== 'POST' || request.path !== '/api/chat' || !Array.isArray(request.body?.messages)) return;
+  const sent = request.body;
+  const numCtx: number = sent.options?.num_ctx ?? FAKE_DEFAULT_NUM_CTX;
+  let budget = numCtx * FAKE_CHARS_PER_TOKEN;
+  const kept: Array<{ content: string }> = [];
+  for (const message of [...(sent.messages as Array<{ content: string }>)].reverse()) {
+    if (budget <= 0) break;
+    const content = message.content.length > budget ? message.content.slice(message.content.length - budget) : message.content;
+    budget -= content.length;
+    kept.unshift({ ...message, content });
+  }
+  request.sentBody = sent;
+  request.body = { ...sent, messages: kept };
+}
+
+/** Splits a text into a few pieces, as a model streams tokens. */
+export function pieces(text: string, count = 3): string[] {
+  if (text.length === 0) return [''];
+  const size = Math.ceil(text.length / count);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** A streamed /api/chat answer: one NDJSON line per piece of the body's message, then the `done` line with the counts. */
+function ollamaFrames(body: any): FakeReply | undefined {
+  const content = body?.message?.content;
+  if (typeof content !== 'string') return undefined;
+  const { message, ...final } = body;
+  return {
+    frames: [
+      ...pieces(content).map((piece) => ollamaChunk(piece)),
+      `${JSON.stringify({ ...final, message: { role: 'assistant', content: '' }, done: true })}\n`,
+    ],
+  };
+}
+
+/**
+ * A stream the test lets out frame by frame, for slow replies without timers: each `release()` lets one more
+ * frame go; `sent()` counts the frames written. Use `{ frames }` as a reply (with ollamaChunk / geminiSseEvent frames).
+ */
+export function heldStream(all: string[]): { frames: AsyncIterable<string>; release: () => void; sent: () => number } {
+  let released = 0;
+  let sent = 0;
+  let wake: (() => void) | undefined;
+  return {
+    sent: () => sent,
+    release: () => {
+      released++;
+      wake?.();
+    },
+    frames: (async function* () {
+      for (const frame of all) {
+        while (released <= sent) await new Promise<void>((resolve) => (wake = resolve));
+        sent++;
+        yield frame;
+      }
+    })(),
+  };
+}
+
+/** One NDJSON line of a streamed /api/chat answer holding `content` (not the last one). */
+export function ollamaChunk(content: string, model = 'fake-model'): string {
+  return `${JSON.stringify({ model, created_at: new Date(0).toISOString(), message: { role: 'assistant', content }, done: false })}\n`;
+}
+
+/** The last NDJSON line of a streamed /api/chat answer, with the counts. */
+export function ollamaDone(usage: { promptTokens?: number; completionTokens?: number } = {}): string {
+  const { promptTokens = 11, completionTokens = 7 } = usage;
+  return `${JSON.stringify({ model: 'fake-model', created_at: new Date(0).toISOString(), message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: promptTokens, eval_count: completionTokens })}\n`;
+}
+
+/** A non-streamed /api/chat answer (streamed by the fake, piece by piece, when the request asks to stream). */
 export function ollamaChatReply(
   content: string,
   usage: { promptTokens?: number; completionTokens?: number; model?: string } = {},
@@ -224,4 +362,12 @@ export function ollamaVisionRequest(request: RecordedRequest): VisionRequest | u
   const user = messages.filter((m) => m.role === 'user').at(-1);
   if (!user?.images?.length) return undefined;
   return { prompt: user.content ?? '', images: user.images.map((b64) => ({ data: Buffer.from(b64, 'base64') })) };
+}
+
+/**
+ * The requests that asked a model to write (Ollama /api/chat and /api/generate, Gemini (stream)GenerateContent),
+ * leaving out the look-ups a client makes on its own (/api/show, /api/tags, models.get).
+ */
+export function generateCalls(server: FakeLlmServer): RecordedRequest[] {
+  return server.requests.filter((r) => r.path === '/api/chat' || r.path === '/api/generate' || /:(stream)?generateContent(\?|$)/i.test(r.path));
 }

@@ -9,7 +9,11 @@ import {
   geminiTextReply,
   startFakeGeminiServer,
 } from '../helpers/fake-gemini-server.js';
+import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fakeServers, instantRetries } from './llm-test-kit.js';
+
+/** The generateContent requests (streamed or not) a fake received; models.get look-ups left out. */
+const generations = (server: FakeLlmServer) => server.requests.filter((r) => geminiRoute(r)?.method === 'generateContent');
 
 const fake = fakeServers(startFakeGeminiServer);
 
@@ -29,17 +33,17 @@ describe('findGeminiKey', () => {
 });
 
 describe('createGeminiClient', () => {
-  it('sends the prompt, system instruction and JSON schema with the key in x-goog-api-key', async () => {
+  it('streams the prompt, system instruction and JSON schema with the key in x-goog-api-key', async () => {
     const server = await fake({ replies: [geminiTextReply('{"intent":"sum"}', { promptTokens: 30, completionTokens: 8 })] });
     const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'key-123' });
     const schema = { type: 'object', properties: { intent: { type: 'string' } } };
 
     const result = await client.generate({ prompt: 'Sum it', system: 'Answer in JSON.', jsonSchema: schema, temperature: 0 });
 
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0]!;
+    expect(generations(server)).toHaveLength(1);
+    const request = generations(server)[0]!;
     expect(request.method).toBe('POST');
-    expect(geminiRoute(request)).toEqual({ model: 'gemini-test', method: 'generateContent' });
+    expect(geminiRoute(request)).toEqual({ model: 'gemini-test', method: 'generateContent', stream: true });
     expect(request.headers['x-goog-api-key']).toBe('key-123');
     expect(request.body).toEqual({
       contents: [{ role: 'user', parts: [{ text: 'Sum it' }] }],
@@ -57,7 +61,7 @@ describe('createGeminiClient', () => {
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 9, 8, 7]);
     const result = await client.generate({ prompt: 'Describe it.', images: [{ mimeType: 'image/jpeg', data: jpeg }], maxOutputTokens: 300 });
     expect(result.text).toBe('A red bar chart.');
-    expect(server.requests[0]!.body).toMatchObject({
+    expect(generations(server)[0]!.body).toMatchObject({
       contents: [{ role: 'user', parts: [{ text: 'Describe it.' }, { inlineData: { mimeType: 'image/jpeg', data: jpeg.toString('base64') } }] }],
       generationConfig: { maxOutputTokens: 300 },
     });
@@ -67,7 +71,7 @@ describe('createGeminiClient', () => {
     const server = await fake({ replies: [geminiTextReply('plain')] });
     const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' });
     expect((await client.generate({ prompt: 'hi' })).text).toBe('plain');
-    const body = server.requests[0]!.body;
+    const body = generations(server)[0]!.body;
     expect(body.contents).toEqual([{ role: 'user', parts: [{ text: 'hi' }] }]);
     expect(body.systemInstruction).toBeUndefined();
     expect(body.generationConfig ?? {}).toEqual({});
@@ -109,7 +113,7 @@ describe('createGeminiClient', () => {
     expect(error).toBeInstanceOf(LlmRequestError);
     expect(error).toMatchObject({ status: 400 });
     expect((error as Error).message).toMatch(/API key not valid.*check the key in GEMINI_API_KEY/);
-    expect(server.requests).toHaveLength(1);
+    expect(generations(server)).toHaveLength(1);
   });
 
   it('retries a 503 with growing backoff, then returns the answer', async () => {
@@ -119,7 +123,7 @@ describe('createGeminiClient', () => {
     const tuning = instantRetries();
     const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' }, tuning);
     expect((await client.generate({ prompt: 'hi' })).text).toBe('ok');
-    expect(server.requests).toHaveLength(3);
+    expect(generations(server)).toHaveLength(3);
     expect(tuning.waits).toEqual([50, 100]);
   });
 
@@ -137,7 +141,7 @@ describe('createGeminiClient', () => {
     const error = await client.generate({ prompt: 'hi' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, code: 'llm_request' });
     expect((error as Error).message).toBe('gemini: HTTP 400: bad schema');
-    expect(server.requests).toHaveLength(1);
+    expect(generations(server)).toHaveLength(1);
   });
 
   it('aborts a request that outlives timeout_ms', async () => {
@@ -146,7 +150,7 @@ describe('createGeminiClient', () => {
     const error = await client.generate({ prompt: 'hi' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmRequestError);
     expect((error as Error).message).toMatch(/no answer within 200 ms/);
-    expect(server.requests).toHaveLength(1);
+    expect(generations(server)).toHaveLength(1);
   });
 
   it("stops when the caller's signal aborts", async () => {

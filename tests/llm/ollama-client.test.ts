@@ -8,7 +8,12 @@ import {
   ollamaError,
   startFakeOllamaServer,
 } from '../helpers/fake-ollama-server.js';
+import type { LlmProgress } from '../../src/llm/types.js';
+import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fakeServers, instantRetries } from './llm-test-kit.js';
+
+/** The chat requests a fake received (the /api/show look-up left out). */
+const chats = (server: FakeLlmServer) => server.requests.filter((r) => r.path === '/api/chat');
 
 const fake = fakeServers(startFakeOllamaServer);
 
@@ -17,15 +22,15 @@ function modelConfig(overrides: Partial<ModelConfig> = {}): ModelConfig {
 }
 
 describe('createOllamaClient', () => {
-  it('sends the system and user messages, the model and the JSON schema as format, without streaming', async () => {
+  it('streams the system and user messages, the model and the JSON schema as format, with a num_ctx', async () => {
     const server = await fake({ replies: [ollamaChatReply('{"intent":"sum"}', { promptTokens: 42, completionTokens: 9 })] });
     const client = createOllamaClient(modelConfig({ base_url: server.url }), {});
     const schema = { type: 'object', properties: { intent: { type: 'string' } }, required: ['intent'] };
 
     const result = await client.generate({ prompt: 'What is 2+2?', system: 'Be brief.', jsonSchema: schema, temperature: 0.1 });
 
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0]!;
+    expect(chats(server)).toHaveLength(1);
+    const request = chats(server)[0]!;
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/api/chat');
     expect(request.body).toEqual({
@@ -34,9 +39,9 @@ describe('createOllamaClient', () => {
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'What is 2+2?' },
       ],
-      stream: false,
+      stream: true,
       format: schema,
-      options: { temperature: 0.1 },
+      options: { num_ctx: 4096, temperature: 0.1 },
     });
     expect(result.text).toBe('{"intent":"sum"}');
     expect(result.model).toBe('qwen-test');
@@ -50,9 +55,9 @@ describe('createOllamaClient', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
     const result = await client.generate({ prompt: 'Describe it.', images: [{ mimeType: 'image/png', data: png }], maxOutputTokens: 300 });
     expect(result.text).toBe('A red bar chart.');
-    expect(server.requests[0]!.body).toMatchObject({
+    expect(chats(server)[0]!.body).toMatchObject({
       messages: [{ role: 'user', content: 'Describe it.', images: [png.toString('base64')] }],
-      options: { num_predict: 300 },
+      options: { num_ctx: 4096, num_predict: 300 },
     });
   });
 
@@ -60,7 +65,7 @@ describe('createOllamaClient', () => {
     const server = await fake({ replies: [ollamaChatReply('hello')] });
     const client = createOllamaClient(modelConfig({ base_url: server.url }), {});
     await client.generate({ prompt: 'hi' });
-    expect(server.requests[0]!.body).toEqual({ model: 'qwen-test', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    expect(chats(server)[0]!.body).toEqual({ model: 'qwen-test', messages: [{ role: 'user', content: 'hi' }], stream: true, options: { num_ctx: 4096 } });
   });
 
   it('talks to OLLAMA_HOST when models.yaml gives no base_url', async () => {
@@ -83,7 +88,7 @@ describe('createOllamaClient', () => {
     const tuning = instantRetries();
     const client = createOllamaClient(modelConfig({ base_url: server.url }), {}, tuning);
     expect((await client.generate({ prompt: 'hi' })).text).toBe('ok');
-    expect(server.requests).toHaveLength(3);
+    expect(chats(server)).toHaveLength(3);
     expect(tuning.waits).toEqual([50, 100]);
   });
 
@@ -91,7 +96,7 @@ describe('createOllamaClient', () => {
     const server = await fake({ replies: [{ drop: true }, ollamaChatReply('ok')] });
     const client = createOllamaClient(modelConfig({ base_url: server.url }), {}, instantRetries());
     expect((await client.generate({ prompt: 'hi' })).text).toBe('ok');
-    expect(server.requests).toHaveLength(2);
+    expect(chats(server)).toHaveLength(2);
   });
 
   it('does not retry a 400 and reports its status', async () => {
@@ -101,7 +106,7 @@ describe('createOllamaClient', () => {
     expect(error).toBeInstanceOf(LlmRequestError);
     expect(error).toMatchObject({ status: 400, code: 'llm_request' });
     expect((error as Error).message).toContain('invalid format');
-    expect(server.requests).toHaveLength(1);
+    expect(chats(server)).toHaveLength(1);
   });
 
   it('gives up after max_retries and says how many attempts it made', async () => {
@@ -111,7 +116,7 @@ describe('createOllamaClient', () => {
     expect(error).toMatchObject({ status: 500 });
     expect((error as Error).message).toMatch(/gave up after 3 attempts/);
     expect((error as Error).cause).toBeInstanceOf(AggregateError);
-    expect(server.requests).toHaveLength(3);
+    expect(chats(server)).toHaveLength(3);
   });
 
   it('says to pull a model the server does not have', async () => {
@@ -126,7 +131,7 @@ describe('createOllamaClient', () => {
     const error = await client.generate({ prompt: 'hi' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmRequestError);
     expect((error as Error).message).toMatch(/no answer within 200 ms/);
-    expect(server.requests).toHaveLength(1);
+    expect(chats(server)).toHaveLength(1);
   });
 
   it("stops when the caller's signal aborts", async () => {
@@ -141,17 +146,19 @@ describe('createOllamaClient', () => {
     expect((error as Error).message).toMatch(/aborted by the caller/);
   });
 
-  it('explains how to start Ollama when nothing listens at the host', async () => {
+  it('fails at once when nothing listens at the host, naming it and how to start Ollama', async () => {
     const closed = await startFakeOllamaServer();
     await closed.close();
     const tuning = instantRetries();
-    const client = createOllamaClient(modelConfig({ base_url: closed.url, max_retries: 1 }), {}, tuning);
-    const error = await client.generate({ prompt: 'hi' }).catch((e: unknown) => e);
+    const progress: LlmProgress[] = [];
+    const client = createOllamaClient(modelConfig({ base_url: closed.url, max_retries: 3 }), {}, tuning);
+    const error = await client.generate({ prompt: 'hi', onProgress: (p) => progress.push(p) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmRequestError);
-    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    expect((error as Error).message).toContain(`Ollama is not running at ${closed.url}`);
     expect((error as Error).message).toMatch(/ollama serve/);
     expect((error as Error).message).toMatch(/OLLAMA_HOST/);
-    expect(tuning.waits).toHaveLength(1);
+    expect(tuning.waits).toEqual([]);
+    expect(progress).toEqual([]);
   });
 
   it('embeds texts through /api/embed with the embedding model', async () => {

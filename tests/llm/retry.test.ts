@@ -74,3 +74,48 @@ describe('requestWithRetries', () => {
     await expect(attempt).rejects.toThrow(/aborted by the caller/);
   });
 });
+
+describe('requestWithRetries progress', () => {
+  it('tells each retry before its wait: the next attempt, the most attempts, the reason in plain words and the wait', async () => {
+    const events: unknown[] = [];
+    const failures = [
+      Object.assign(new Error('server said 502'), { status: 502 }),
+      new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }),
+    ];
+    const { value } = await requestWithRetries({
+      provider: 'test',
+      timeoutMs: 5_000,
+      maxRetries: 3,
+      tuning: { sleep: async () => undefined, backoffBaseMs: 100, random: () => 0 },
+      onProgress: (p) => events.push(p),
+      attempt: async () => {
+        const failure = failures.shift();
+        if (failure) throw failure;
+        return 'ok';
+      },
+      describe: (err) => ({ retryable: true, message: String(err), ...((err as { status?: number }).status ? { status: (err as { status: number }).status } : {}) }),
+    });
+    expect(value).toBe('ok');
+    expect(events).toEqual([
+      { kind: 'retry', attempt: 2, maxAttempts: 4, reason: 'HTTP 502', delayMs: 50 },
+      { kind: 'retry', attempt: 3, maxAttempts: 4, reason: 'connection reset', delayMs: 100 },
+    ]);
+  });
+
+  it('throws the typed error a description carries, without retrying', async () => {
+    const typed = new LlmRequestError('test', 'model "m" is not available', 404);
+    let calls = 0;
+    const error = await requestWithRetries({
+      provider: 'test',
+      timeoutMs: 5_000,
+      maxRetries: 3,
+      attempt: async () => {
+        calls++;
+        throw new Error('404');
+      },
+      describe: async () => ({ retryable: false, message: '404', error: typed }),
+    }).catch((e: unknown) => e);
+    expect(error).toBe(typed);
+    expect(calls).toBe(1);
+  });
+});

@@ -86,20 +86,21 @@ describe('resolveTextModel', () => {
     });
     expect(key).toBe(DEFAULT_GEMINI_MODEL.model);
     expect((client as GeminiClient).keySource).toBe('GOOGLE_API_KEY');
-    expect(client.model).toBe('gemini-2.0-flash');
+    expect(client.model).toBe('gemini-flash-latest');
   });
 
   it('auto: picks Ollama when no key is set and Ollama answers at OLLAMA_HOST', async () => {
-    const server = await fakeOllama({ replies: [ollamaChatReply('from ollama')] });
-    const { key, client } = await resolveTextModel({
+    const server = await fakeOllama({ models: ['llama-test:latest'], replies: [ollamaChatReply('from ollama')] });
+    const { key, client, note } = await resolveTextModel({
       setting: 'auto',
       models: MODELS,
       modelsFile: MODELS_FILE,
       env: { OLLAMA_HOST: `127.0.0.1:${server.port}` },
     });
     expect(key).toBe('local');
+    expect(note).toBeUndefined();
     expect((client as OllamaClient).host).toBe(server.url);
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/version']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/version', 'GET /api/tags']);
     expect((await client.generate({ prompt: 'hi' })).text).toBe('from ollama');
   });
 
@@ -132,5 +133,44 @@ describe('probeOllama', () => {
   it('is false when the server does not answer in time', async () => {
     const server = await fakeOllama({ replies: (r) => (r.path === '/api/version' ? { hang: true } : undefined) });
     expect(await probeOllama(server.url, 100)).toBe(false);
+  });
+});
+
+describe('resolveTextModel: any provider model by name', () => {
+  it('takes ollama:NAME on the first ollama entry, keeping its host and limits', async () => {
+    const { key, client } = await resolveTextModel({ setting: 'ollama:llama3.1:8b', models: MODELS, modelsFile: MODELS_FILE, env: {}, probeOllama: neverProbed });
+    expect(key).toBe('ollama:llama3.1:8b');
+    expect(client.provider).toBe('ollama');
+    expect(client.model).toBe('llama3.1:8b');
+  });
+
+  it('takes gemini:NAME and a bare gemini-… name on the gemini entry', async () => {
+    const env = { GEMINI_API_KEY: 'k' };
+    const prefixed = await resolveTextModel({ setting: 'gemini:gemini-3.8-flash', models: MODELS, modelsFile: MODELS_FILE, env, probeOllama: neverProbed });
+    expect([prefixed.client.provider, prefixed.client.model]).toEqual(['gemini', 'gemini-3.8-flash']);
+    const bare = await resolveTextModel({ setting: 'gemini-2.5-pro', models: MODELS, modelsFile: MODELS_FILE, env, probeOllama: neverProbed });
+    expect([bare.client.provider, bare.client.model]).toEqual(['gemini', 'gemini-2.5-pro']);
+  });
+
+  it('reads a bare name with a tag as an Ollama model, on the built-in default when models.yaml has no ollama entry', async () => {
+    const { client } = await resolveTextModel({ setting: 'llama3.1:8b', models: {}, modelsFile: MODELS_FILE, env: {}, probeOllama: neverProbed });
+    expect([client.provider, client.model, (client as OllamaClient).host]).toEqual(['ollama', 'llama3.1:8b', 'http://127.0.0.1:11434']);
+  });
+
+  it('names the keys and the provider:model form for a word that is neither', async () => {
+    const error = await resolveTextModel({ setting: 'olama', models: MODELS, modelsFile: MODELS_FILE, env: {}, probeOllama: neverProbed }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain('local, cloud, cloud2');
+    expect((error as Error).message).toContain('ollama:llama3.1:8b');
+  });
+
+  it('auto: falls back to a pulled model when the default is not pulled, and says which and why', async () => {
+    const server = await fakeOllama({ models: ['nomic-embed-text:latest', 'mistral:7b', 'deepseek-coder:6.7b'] });
+    const { key, client, note } = await resolveTextModel({ setting: 'auto', models: MODELS, modelsFile: MODELS_FILE, env: { OLLAMA_HOST: server.url } });
+    expect(key).toBe('ollama:deepseek-coder:6.7b');
+    expect(client.model).toBe('deepseek-coder:6.7b');
+    expect(note).toContain('llama-test is not pulled');
+    expect(note).toContain('deepseek-coder:6.7b');
+    expect(note).toContain('ollama pull llama-test');
   });
 });

@@ -70,11 +70,25 @@ describe('createApprovalGate', () => {
     const args = { path: '/tmp/x', content: 'hi' };
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(await gate(writeFile, args, { signal })).toMatchObject({ approved: false, reason: expect.stringContaining('the user declined it') });
+    gate.newQuestion();
     expect(await gate(writeFile, args, { signal })).toMatchObject({ approved: false });
+    gate.newQuestion();
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(ask.questions).toHaveLength(4);
     expect(ask.questions[0]).toBe('Allow fs.write_file({"path":"/tmp/x","content":"hi"})? It may change or delete data. [y]es / [n]o / [a]lways this session: ');
+  });
+
+  it('holds a no for the rest of the question: the retries do not ask again, the next question does', async () => {
+    const ask = scriptedAsk(['n', 'y']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    expect(await gate(writeFile, { try: 1 }, { signal })).toMatchObject({ approved: false });
+    expect(await gate(writeFile, { try: 2 }, { signal })).toMatchObject({ approved: false, reason: expect.stringContaining('declined') });
+    expect(await gate(writeFile, { try: 3 }, { signal })).toMatchObject({ approved: false });
+    expect(ask.questions).toHaveLength(1);
+    gate.newQuestion();
+    expect(await gate(writeFile, { try: 4 }, { signal })).toEqual({ approved: true });
+    expect(ask.questions).toHaveLength(2);
   });
 
   it('asks parallel calls one at a time, and an always answers those waiting', async () => {
@@ -96,6 +110,32 @@ describe('createApprovalGate', () => {
   it('refuses without asking when nobody can be asked, saying how to allow it', async () => {
     const decision = await createApprovalGate({ policy: POLICY })(writeFile, {}, { signal });
     expect(decision).toMatchObject({ approved: false, reason: expect.stringMatching(/not running interactively.*--yes.*approvals\.allow/) });
+  });
+});
+
+describe('createApprovalGate and the flow policy', () => {
+  const concern = { why: 'after reading outside content, it would act on the file x.sh, which the user did not name', yesAllows: false };
+
+  it("asks about a flow the policy flags even for our own servers' tools and allow-listed tools", async () => {
+    const ask = scriptedAsk(['n']);
+    const gate = createApprovalGate({ policy: { ...POLICY, allow: ['fs.read_file'] }, ask });
+    expect(await gate(readFile, { path: 'x.sh' }, { signal, concern })).toEqual({ approved: false, reason: expect.stringContaining('declined') });
+    expect(ask.questions).toEqual(['Allow fs.read_file({"path":"x.sh"})? Careful: after reading outside content, it would act on the file x.sh, which the user did not name. [y]es / [n]o / [a]lways this session: ']);
+  });
+
+  it('lets --yes answer only the concerns that allow it', async () => {
+    const gate = createApprovalGate({ policy: { ...POLICY, allowAll: true } });
+    expect(await gate(writeFile, {}, { signal, concern: { ...concern, yesAllows: true } })).toEqual({ approved: true });
+    expect(await gate(writeFile, {}, { signal, concern })).toMatchObject({ approved: false, reason: expect.stringContaining("naming the destination in the question or in the profile's policy.destinations") });
+  });
+
+  it('remembers "always" for a flagged call only for the same call', async () => {
+    const ask = scriptedAsk(['a', 'n']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    expect(await gate(writeFile, { path: 'a' }, { signal, concern })).toEqual({ approved: true });
+    expect(await gate(writeFile, { path: 'a' }, { signal, concern })).toEqual({ approved: true });
+    expect(await gate(writeFile, { path: 'b' }, { signal, concern })).toMatchObject({ approved: false });
+    expect(ask.questions).toHaveLength(2);
   });
 });
 

@@ -104,4 +104,28 @@ describe('MultiMcp started in the background', () => {
     expect(other.listTools()).toEqual([]);
     await other.close();
   });
+
+  it('with lazy, starts a server whose tools are cached only when a question needs it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cortex-cache-')), 'mcp-tools.json');
+    const first = await MultiMcp.start([MATH], { cache: await ToolCache.load(file) });
+    await first.close();
+
+    multi = MultiMcp.launch([MATH], { cache: await ToolCache.load(file), lazy: true });
+    expect(multi.pidOf('math')).toBeNull();
+    expect(multi.listTools().map((t) => t.name)).toContain('add');
+    const tools = await multi.awaitTools(['math']);
+    expect(multi.pidOf('math')).not.toBeNull();
+    expect(tools.map((t) => t.name)).toContain('add');
+    const sum = await multi.callTool('math', 'add', { a: 2, b: 3 });
+    expect(JSON.parse((sum.content as Array<{ text: string }>)[0]!.text).result).toBe(5);
+  });
+
+  it('with lazy, starts a cached server on its first tool call', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cortex-cache-')), 'mcp-tools.json');
+    await (await MultiMcp.start([MATH], { cache: await ToolCache.load(file) })).close();
+    multi = MultiMcp.launch([MATH], { cache: await ToolCache.load(file), lazy: true });
+    expect(multi.pidOf('math')).toBeNull();
+    const sum = await multi.callTool('math', 'add', { a: 1, b: 1 });
+    expect(JSON.parse((sum.content as Array<{ text: string }>)[0]!.text).result).toBe(2);
+  });
 });

@@ -9,7 +9,7 @@ import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { describeTool, searchTools } from '../../src/sandbox/tool-search.js';
 import { TEST_LIMITS } from '../sandbox/contain.js';
 
-const SERVER = join(PROJECT_ROOT, 'tests', 'fixtures', 'many-tools-server.mjs');
+const SERVER = join(PROJECT_ROOT, 'tests', 'fixtures', 'generated-tools-server.mjs');
 /** What a person would ask for, worded unlike the tool's name, and the tool that does it. */
 const QUESTIONS: Array<[string, string]> = [
   ['sum of two numbers', 'add_numbers'],

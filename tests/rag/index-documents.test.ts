@@ -199,7 +199,7 @@ describe('indexDocuments', () => {
     expect((await run()).rebuilt).toBe(true);
   });
 
-  it('skips a broken file with its reason, indexes the rest, and retries it only once it changes', async () => {
+  it('skips a broken file with its reason on every run, indexes the rest, and retries it only once it changes', async () => {
     extractor.broken.add('oxygen.txt');
     const first = await run();
     expect(first).toMatchObject({ added: 2, chunks: 2 });
@@ -207,7 +207,7 @@ describe('indexDocuments', () => {
     await age('oxygen.txt');
     extractor.calls.length = 0;
     const second = await run();
-    expect(second).toMatchObject({ failed: [], skipped: 3 });
+    expect(second).toMatchObject({ failed: [{ file: 'oxygen.txt', reason: 'parse_error: oxygen.txt is broken', earlier: true }], skipped: 2 });
     expect(extractor.calls).not.toContain('oxygen.txt');
     extractor.broken.clear();
     await folders.write('oxygen.txt', 'Oxygen, fixed: a chemical element.');
@@ -227,10 +227,13 @@ describe('indexDocuments', () => {
     expect(second.messages).toContain('images are now read by ollama:llava; reading 2 files that can hold images again');
     expect(second).toMatchObject({ updated: 1, skipped: 2, chunks: 3 });
     extractor.calls.length = 0;
-    expect(await run()).toMatchObject({ updated: 0, skipped: 4 });
+    // chart.png is still no picture: reported again, unchanged, with the three indexed files skipped.
+    const third = await run();
+    expect(third).toMatchObject({ updated: 0, skipped: 3 });
+    expect(third.failed).toMatchObject([{ file: 'chart.png', earlier: true }]);
     // A reader that is gone (a model that is down) reads nothing again: what it read stays indexed.
     extractor.imageReader = undefined;
-    expect(await run()).toMatchObject({ updated: 0, skipped: 4 });
+    expect(await run()).toMatchObject({ updated: 0, skipped: 3 });
     expect(extractor.calls).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { hybridSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
 import { readImageSize } from '../../src/rag/vision/image-size.js';
 import { createVisionCaptioner } from '../../src/rag/vision/vision-captioner.js';
-import { ollamaChatReply, ollamaVisionRequest, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { generateCalls, ollamaChatReply, ollamaVisionRequest, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { chartPng, reportPdf, textPng } from './extract/image-fixtures.js';
 import { makeTempFolders, type TempFolders } from './temp-folders.js';
 
@@ -43,7 +43,7 @@ describe('indexFolder reading images with a vision model', () => {
     const captioner = createVisionCaptioner(createOllamaClient({ type: 'ollama', model: 'llava:7b', base_url: server.url, timeout_ms: 10_000, max_retries: 0 }, {}));
     const summary = await indexFolder({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, captioner });
     expect(summary).toMatchObject({ added: 3, failed: [] });
-    expect(server.requests).toHaveLength(3);
+    expect(generateCalls(server)).toHaveLength(3);
     const index = (await loadSearchIndex(folders.indexDir))!;
 
     const [chartHit] = await hybridSearch(index, embedder, 'how many loaves were sold in the third quarter', 1);
@@ -56,6 +56,6 @@ describe('indexFolder reading images with a vision model', () => {
 
     const again = await indexFolder({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, captioner, rebuild: true });
     expect(again).toMatchObject({ added: 3, failed: [] });
-    expect(server.requests).toHaveLength(3);
+    expect(generateCalls(server)).toHaveLength(3);
   });
 });

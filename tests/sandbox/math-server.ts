@@ -25,5 +25,5 @@ export async function startMathServer(): Promise<MathServer> {
 /** True when this (the host) process has isolated-vm's native module mapped: it never should. */
 export function hostLoadedIsolatedVm(): boolean {
   const maps = '/proc/self/maps';
-  return existsSync(maps) && readFileSync(maps, 'utf8').includes('isolated_vm');
+  return existsSync(maps) && /isolated[-_]vm[^/\n]*\.node/.test(readFileSync(maps, 'utf8'));
 }

@@ -40,4 +40,11 @@ describe('normaliseValue', () => {
   it('stops following nested result keys after 5 levels', () => {
     expect(normaliseValue({ result: { result: { result: { result: { result: { result: 1 } } } } } })).toBe('{"result":1}');
   });
+  it('turns a promise anywhere in the value into "[object Promise]" (a tool call not awaited), which the loop refuses', () => {
+    const pending = Promise.resolve(5);
+    expect(normaliseValue(pending)).toBe('[object Promise]');
+    expect(normaliseValue({ answer: pending })).toBe('[object Promise]');
+    expect(normaliseValue([pending])).toBe('[object Promise]');
+    expect(normaliseValue({ a: pending, b: 1 })).toBe('{"a":"[object Promise]","b":1}');
+  });
 });

@@ -1,6 +1,7 @@
 // Each normalisation of a reply, alone, over a real parse; and the reply shapes around them.
 import { describe, expect, it } from 'vitest';
 import { findFencedBlocks, proseFinalAnswer } from '../../src/sandbox/extract-code.js';
+import { readTurn } from '../../src/sandbox/reply-turn.js';
 import {
   addMissingAsync,
   dropShadowingParams,
@@ -159,6 +160,6 @@ describe('proseFinalAnswer', () => {
 
   it('ignores a line that merely returns it in code, and a reasoning block', () => {
     expect(proseFinalAnswer('return "FINAL_ANSWER: " + x;')).toBeNull();
-    expect(proseFinalAnswer('<think>\nFINAL_ANSWER: draft\n</think>\nno answer')).toBeNull();
+    expect(proseFinalAnswer(readTurn('<think>\nFINAL_ANSWER: draft\n</think>\nno answer').text)).toBeNull();
   });
 });

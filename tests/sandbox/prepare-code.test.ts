@@ -91,10 +91,16 @@ describe('prepareCode', () => {
     expect(error.message).toMatch(/line 2, column \d+/);
   });
 
-  it('reports missing solve()', () => {
-    const error = errorOf('async function main() { return 1; }');
+  it('reports missing solve() when no single entry point stands in for it', () => {
+    const error = errorOf('async function a() { return 1; }\nasync function b() { return 2; }');
     expect(error.kind).toBe('no_solve');
     expect(error.message).toContain('solve()');
+  });
+
+  it('runs the one function nothing else calls as solve (codemode does), and only once', () => {
+    const out = code('function fmt(n) { return "FINAL_ANSWER: " + n; }\nasync function main() { return fmt(await tools.add({ a: 2, b: 3 })); }\nmain();');
+    expect(out).toContain('async function solve()');
+    expect(out).not.toMatch(/^main\(\);/m);
   });
 
   it('refuses imports with a pointer to the global tools object', () => {
@@ -133,7 +139,7 @@ describe('prepareCode on bad input', () => {
   });
 
   it('names the functions a reply defined instead of solve', () => {
-    expect(errorOf('async function main() { return 1; }').message).toContain('It defines main(); rename the entry point to solve.');
+    expect(errorOf('async function a() { return 1; }\nasync function b() { return 2; }').message).toContain('It defines a(), b() and none of them is clearly the entry point');
   });
 
   it('runs the last of several solve() blocks, the one the model corrected', () => {

@@ -45,7 +45,7 @@ describe('sandbox with the math server', () => {
     const attempt = (code: string) => fresh.run({ code, tools: math.tools, caller: math.caller });
     expect(await attempt('async def solve():\n    return 1')).toMatchObject({ ok: false, error: { kind: 'python' } });
     expect(await attempt('async function solve() { return (1 + ; }')).toMatchObject({ ok: false, error: { kind: 'syntax' } });
-    expect(await attempt('async function main() { return 1; }')).toMatchObject({ ok: false, error: { kind: 'no_solve' } });
+    expect(await attempt('async function a() { return 1; }\nasync function b() { return 2; }')).toMatchObject({ ok: false, error: { kind: 'no_solve', problem: 'no_solve' } });
     expect(fresh.workerPid).toBeUndefined();
     await fresh.close();
   });

@@ -57,9 +57,10 @@ export interface IndexSummary {
   added: number;
   updated: number;
   removed: number;
-  /** Files unchanged since the last run (including ones that failed then and have not changed). */
+  /** Files indexed before and unchanged since (ones that failed before and have not changed are in `failed`). */
   skipped: number;
-  failed: Array<{ file: string; reason: string }>;
+  /** Files that could not be indexed: this run's failures, and earlier ones whose file has not changed (`earlier`). */
+  failed: Array<{ file: string; reason: string; earlier?: boolean }>;
   chunks: number;
   ms: number;
   /** True when the index was rebuilt from scratch (asked for, model or chunker switch, unusable index). */
@@ -158,7 +159,9 @@ export async function indexDocuments({
     }
     onProgress?.({ phase: 'planned', toIndex: plan.toIndex.length, toRemove: plan.removed.length, unchanged: Object.keys(plan.unchanged).length });
 
-    const failed: IndexSummary['failed'] = [...scan.refused];
+    // A file that failed before and has not changed is still not indexed: it is reported on every run.
+    const failedBefore = Object.entries(plan.unchanged).filter(([, entry]) => entry.failed !== undefined);
+    const failed: IndexSummary['failed'] = [...scan.refused, ...failedBefore.map(([file, entry]) => ({ file, reason: entry.failed!, earlier: true }))];
     const files: Record<string, DocEntry> = { ...plan.unchanged };
     const dropped = new Set<string>(plan.removed);
     const newChunks: ChunkRecord[] = [];
@@ -282,7 +285,7 @@ export async function indexDocuments({
       added,
       updated,
       removed: plan.removed.length,
-      skipped: Object.keys(plan.unchanged).length,
+      skipped: Object.keys(plan.unchanged).length - failedBefore.length,
       failed,
       chunks: totalChunks,
       ms: Math.round(performance.now() - started),

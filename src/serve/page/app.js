@@ -1,265 +1,119 @@
-// Cortex-R page: asks over POST /v1/ask and renders its server-sent events as they arrive.
-// Model text is only ever set with textContent, never parsed as HTML.
-'use strict';
+// Cortex-R page: a thread of questions and answers per session, asked over POST /v1/ask and drawn from its server-sent events.
+import { api, failureOf, getJson, headingFor, sseEvents } from './api.js';
+import { el } from './dom.js';
+import { sessionTurns } from './history.js';
+import { loadDocuments, loadServers, loadSessions, upload } from './sidebar.js';
+import { createTurn } from './turn.js';
 
 const $ = (id) => document.getElementById(id);
-const ARGS_PREVIEW_CHARS = 200;
-const SOURCE_PATTERN = /\[Source: ([^\]]{1,300})\]/g;
+/** Within this many pixels of the bottom, the thread follows new text. */
+const FOLLOW_SLACK_PX = 120;
 
-let token = sessionStorage.getItem('cortex-token') || '';
+let session = new URL(location.href).searchParams.get('session') || '';
 let running = null;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+function nearBottom() {
+  return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - FOLLOW_SLACK_PX;
+}
+function toBottom() {
+  window.scrollTo({ top: document.documentElement.scrollHeight });
 }
 
-function preview(value) {
-  const text = JSON.stringify(value) ?? '';
-  return text.length <= ARGS_PREVIEW_CHARS ? text : `${text.slice(0, ARGS_PREVIEW_CHARS - 1)}…`;
+function emptyState() {
+  const box = el('div', 'empty');
+  box.append(el('h2', '', 'Ask Cortex-R'), el('p', 'muted', 'It writes a small program to answer: arithmetic, your documents, the web. Each step shows under your question.'));
+  return box;
 }
 
-async function api(path, init = {}) {
-  const headers = new Headers(init.headers || {});
-  if (token) headers.set('authorization', `Bearer ${token}`);
-  const response = await fetch(path, { ...init, headers });
-  if (response.status === 401) {
-    const given = window.prompt('This server needs its API token (CORTEX_API_TOKEN):');
-    if (given) {
-      token = given.trim();
-      sessionStorage.setItem('cortex-token', token);
-      return api(path, init);
-    }
-  }
-  return response;
+function failureBox(heading, detail) {
+  const box = el('section', 'answer failed');
+  box.append(el('h3', '', heading), el('p', 'reason', detail ?? ''));
+  return box;
 }
 
-async function errorText(response) {
+function setSession(id, { push }) {
+  session = id;
+  const url = id ? `?session=${encodeURIComponent(id)}` : location.pathname;
+  if (push) history.pushState({ session: id }, '', url);
+  else history.replaceState({ session: id }, '', url);
+}
+
+async function renderThread() {
+  const thread = $('thread');
+  if (!session) return thread.replaceChildren(emptyState());
+  const shown = session;
   try {
-    const body = await response.json();
-    return body.error ? `${body.error.message} (${response.status})` : `HTTP ${response.status}`;
-  } catch {
-    return `HTTP ${response.status}`;
+    const { items } = await getJson(`/v1/sessions/${encodeURIComponent(shown)}`);
+    if (shown !== session) return;
+    const turns = sessionTurns(items);
+    thread.replaceChildren(...(turns.length ? turns : [emptyState()]));
+  } catch (err) {
+    if (shown !== session) return;
+    thread.replaceChildren(failureBox(err.status === 404 ? 'This session does not exist' : err.heading ?? 'The session could not be read', err.detail ?? err.message));
   }
+  toBottom();
 }
 
-// ---- servers, sessions, documents ----
-
-async function loadServers() {
-  const response = await api('/v1/servers');
-  if (!response.ok) return;
-  const { servers } = await response.json();
-  $('servers').textContent = `servers: ${servers.map((s) => `${s.id} (${s.state === 'ready' ? `${s.tools.length} tools` : s.state})`).join(', ') || 'none'}`;
-}
-
-async function loadSessions(select) {
-  const response = await api('/v1/sessions?limit=50');
-  if (!response.ok) return;
-  const { sessions } = await response.json();
-  const box = $('session');
-  const current = select ?? box.value;
-  box.replaceChildren(el('option', '', 'new session'));
-  box.firstChild.value = '';
-  for (const s of sessions) {
-    const option = el('option', '', `${s.id} · ${(s.first_query || '').slice(0, 40)}`);
-    option.value = s.id;
-    box.append(option);
-  }
-  box.value = current;
-}
-
-async function loadHistory() {
-  const list = $('history');
-  const id = $('session').value;
-  if (!id) {
-    list.replaceChildren(el('li', 'muted', 'nothing yet'));
-    return;
-  }
-  const response = await api(`/v1/sessions/${encodeURIComponent(id)}`);
-  if (!response.ok) {
-    list.replaceChildren(el('li', 'muted', await errorText(response)));
-    return;
-  }
-  const { items } = await response.json();
-  const entries = [];
-  for (const item of items) {
-    if (item.type === 'run_metadata' && item.metadata && item.metadata.event === 'start') entries.push({ q: item.text, a: null });
-    else if (item.type === 'final_answer' && entries.length) entries[entries.length - 1].a = item.final_answer ?? item.text;
-  }
-  list.replaceChildren(...entries.map(({ q, a }) => {
-    const li = el('li', 'q', q);
-    li.append(el('span', 'a', a === null ? '(no answer)' : a));
-    return li;
-  }));
-  if (!entries.length) list.replaceChildren(el('li', 'muted', 'nothing yet'));
-}
-
-async function loadDocuments() {
-  const response = await api('/v1/documents');
-  if (!response.ok) return;
-  const { documents, total } = await response.json();
-  $('documents').replaceChildren(...documents.map((d) => el('li', '', `${d.name} (${Math.ceil(d.bytes / 1024)} KB)`)));
-  if (total > documents.length) $('documents').append(el('li', 'muted', `… ${total - documents.length} more`));
-}
-
-async function upload(file) {
-  const status = $('upload-status');
-  status.textContent = `indexing ${file.name}…`;
-  const response = await api(`/v1/documents?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers: { 'content-type': 'application/octet-stream' } });
-  if (response.ok) {
-    const body = await response.json();
-    status.textContent = `indexed ${body.name}: ${body.chunks} chunks`;
-    await loadDocuments();
-  } else {
-    status.textContent = `not indexed: ${await errorText(response)}`;
-  }
-}
-
-// ---- asking ----
-
-function renderer() {
-  const steps = $('steps');
-  let attempt = null;
-  let pending = [];
-  const sources = new Set();
-  const collect = (text) => { for (const m of String(text).matchAll(SOURCE_PATTERN)) sources.add(m[1]); };
-  const line = (className, text) => { const li = el('li', className, text); steps.append(li); return li; };
-  return {
-    sources,
-    event(type, data) {
-      switch (type) {
-        case 'perceiving':
-          line('perceiving', `Step ${data.step}/${data.maxSteps}: choosing servers…`);
-          break;
-        case 'perceived':
-          line('perceived', `Servers: ${data.servers.join(', ') || '(none)'}${data.fallback ? ' (all: no usable choice)' : ''}`);
-          break;
-        case 'planning':
-          attempt = line('attempt', `Step ${data.step}/${data.maxSteps} · planning (${data.lifelinesLeft} retries left, ${data.strategy})`);
-          pending = [];
-          break;
-        case 'running': {
-          const target = attempt ?? line('attempt', 'Running');
-          target.append(el('pre', 'code', data.code));
-          break;
-        }
-        case 'tool_call': {
-          const target = attempt ?? line('attempt', 'Tool calls');
-          const { record } = data;
-          const open = data.phase === 'start' && record.progress ? pending.find((c) => c.dataset.tool === record.tool) : undefined;
-          if (open) {
-            const { progress, total, message } = record.progress;
-            open.textContent = `${record.tool}(${preview(record.args)}) · ${total !== undefined ? `${progress}/${total}` : progress}${message ? ` ${message}` : ''}`;
-          } else if (data.phase === 'start') {
-            const call = el('div', 'call pending', `${record.tool}(${preview(record.args)})`);
-            call.dataset.tool = record.tool;
-            target.append(call);
-            pending.push(call);
-          } else {
-            const i = pending.findIndex((c) => c.dataset.tool === record.tool);
-            const call = i >= 0 ? pending.splice(i, 1)[0] : target.appendChild(el('div', 'call'));
-            call.className = `call ${record.ok ? 'ok' : 'bad'}`;
-            call.textContent = `${record.tool}(${preview(record.args)}) · ${record.ms} ms${record.error ? ` · ${record.error}` : ''}`;
-          }
-          break;
-        }
-        case 'outcome': {
-          const target = attempt ?? line('attempt', '');
-          const good = data.outcome === 'final_answer' || data.outcome === 'further_processing';
-          target.classList.add(good ? 'ok' : 'bad');
-          if (!good) target.classList.add('retry');
-          const label = { final_answer: 'answer', further_processing: 'result for the next step', invalid_plan: 'invalid plan, retrying', sandbox_error: 'error, retrying' }[data.outcome] ?? data.outcome;
-          target.append(el('div', 'detail', `${label}: ${data.detail}`));
-          collect(data.detail);
-          attempt = null;
-          break;
-        }
-      }
-    },
-  };
-}
-
-function showAnswer(result, sources) {
-  const box = $('answer');
-  box.hidden = false;
-  box.className = result.status === 'answered' ? 'answered' : 'gave-up';
-  $('answer-text').textContent = result.status === 'answered' ? result.answer : `${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`;
-  if (result.answer) for (const m of result.answer.matchAll(SOURCE_PATTERN)) sources.add(m[1]);
-  $('source-list').replaceChildren(...[...sources].map((s) => el('li', '', s)));
-  $('sources').hidden = sources.size === 0;
-  const calls = result.steps.reduce((n, s) => n + s.tool_calls.length, 0);
-  $('answer-meta').textContent = `session ${result.session_id} · ${result.steps.length} attempt(s) · ${calls} tool call(s) · ${result.timings.total_ms} ms`;
-}
-
-function showError(message) {
-  const box = $('answer');
-  box.hidden = false;
-  box.className = 'gave-up';
-  $('answer-text').textContent = message;
-  $('sources').hidden = true;
-  $('answer-meta').textContent = '';
-}
-
-/** Splits a growing SSE text into complete frames; returns [frames, rest]. */
-function frames(buffer) {
-  const parts = buffer.split('\n\n');
-  const rest = parts.pop();
-  return [parts.map((part) => {
-    let event = 'message';
-    const data = [];
-    for (const l of part.split('\n')) {
-      if (l.startsWith('event:')) event = l.slice(6).trim();
-      else if (l.startsWith('data:')) data.push(l.slice(5).trimStart());
-    }
-    return { event, data: data.join('\n') };
-  }), rest];
+/** Shows session `id` ('' for a new one). */
+async function openSession(id, { push = true } = {}) {
+  running?.abort();
+  setSession(id, { push: push && id !== session });
+  document.body.classList.remove('menu-open');
+  await Promise.all([renderThread(), loadSessions(session, openSession)]);
+  $('question').focus();
 }
 
 async function ask(question) {
+  const thread = $('thread');
+  thread.querySelector('.empty')?.remove();
+  const turn = createTurn(question);
+  thread.append(turn.root);
+  toBottom();
   const controller = new AbortController();
   running = controller;
-  $('ask').disabled = true;
-  $('stop').disabled = false;
-  $('steps').replaceChildren();
-  $('answer').hidden = true;
-  const view = renderer();
-  const sessionId = $('session').value;
+  document.body.classList.add('busy');
+  $('ask').hidden = true;
+  $('stop').hidden = false;
+  let ended = false;
   try {
     const response = await api('/v1/ask', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify(sessionId ? { question, session_id: sessionId } : { question }),
+      body: JSON.stringify(session ? { question, session_id: session } : { question }),
       signal: controller.signal,
     });
-    if (!response.ok) return showError(await errorText(response));
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      let complete;
-      [complete, buffer] = frames(buffer + value);
-      for (const { event, data } of complete) {
-        const parsed = JSON.parse(data);
-        if (event === 'result') {
-          showAnswer(parsed, view.sources);
-          await loadSessions(parsed.session_id);
-          await loadHistory();
-        } else if (event === 'error') {
-          showError(parsed.error.message);
-        } else {
-          view.event(event, parsed);
-        }
+    if (!response.ok) throw await failureOf(response);
+    for await (const { event, data } of sseEvents(response)) {
+      const follow = nearBottom();
+      if (event === 'result') {
+        ended = true;
+        turn.finish(data);
+        if (data.session_id !== session) setSession(data.session_id, { push: true });
+        void loadSessions(session, openSession);
+        // Answering may have indexed documents (or failed to): the list shows the index as it is now.
+        void loadDocuments();
+      } else if (event === 'error') {
+        ended = true;
+        turn.fail(headingFor(data.error?.code), data.error?.message);
+      } else {
+        turn.event(event, data);
       }
+      if (follow) toBottom();
     }
+    if (!ended) turn.fail('The answer stopped arriving', 'The server closed the connection before the answer; it may have stopped.');
   } catch (err) {
-    showError(err.name === 'AbortError' ? 'Stopped.' : `The connection failed: ${err.message}`);
+    if (err.name === 'AbortError') {
+      turn.fail('Stopped', 'You stopped this question before it was answered.');
+    } else {
+      turn.fail(err.heading ?? 'Something went wrong on this page', err.detail ?? err.message);
+      // Nothing typed is lost: an unsent question goes back into an empty box.
+      if (!$('question').value) $('question').value = question;
+    }
   } finally {
-    running = null;
-    $('ask').disabled = false;
-    $('stop').disabled = true;
+    if (running === controller) running = null;
+    document.body.classList.remove('busy');
+    $('ask').hidden = false;
+    $('stop').hidden = true;
   }
 }
 
@@ -268,23 +122,41 @@ async function ask(question) {
 $('ask-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const question = $('question').value.trim();
-  if (question && !running) ask(question);
+  if (!question || running) return;
+  $('question').value = '';
+  void ask(question);
 });
 $('question').addEventListener('keydown', (e) => {
-  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) $('ask-form').requestSubmit();
+  // Enter sends, Shift+Enter adds a line; Enter that ends an input-method composition only confirms it.
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    $('ask-form').requestSubmit();
+  }
 });
 $('stop').addEventListener('click', () => running?.abort());
-$('session').addEventListener('change', loadHistory);
-$('file').addEventListener('change', () => { for (const f of $('file').files) upload(f); });
+$('new-session').addEventListener('click', () => void openSession(''));
+$('menu').addEventListener('click', () => document.body.classList.toggle('menu-open'));
+window.addEventListener('popstate', () => void openSession(new URL(location.href).searchParams.get('session') || '', { push: false }));
+
+$('file').addEventListener('change', () => {
+  for (const f of $('file').files) void upload(f);
+});
 const zone = $('dropzone');
-for (const type of ['dragenter', 'dragover']) document.addEventListener(type, (e) => { e.preventDefault(); zone.classList.add('over'); });
-document.addEventListener('dragleave', (e) => { if (e.target === zone || !e.relatedTarget) zone.classList.remove('over'); });
+for (const type of ['dragenter', 'dragover']) {
+  document.addEventListener(type, (e) => {
+    e.preventDefault();
+    zone.classList.add('over');
+  });
+}
+document.addEventListener('dragleave', (e) => {
+  if (e.target === zone || !e.relatedTarget) zone.classList.remove('over');
+});
 document.addEventListener('drop', (e) => {
   e.preventDefault();
   zone.classList.remove('over');
-  for (const f of e.dataTransfer.files) upload(f);
+  for (const f of e.dataTransfer.files) void upload(f);
 });
 
-loadServers();
-loadSessions().then(loadHistory);
-loadDocuments();
+void loadServers();
+void loadDocuments();
+void openSession(session, { push: false });

@@ -11,7 +11,7 @@ import { MAX_CAPTION_CHARS } from '../../../src/rag/vision/image-limits.js';
 import { readImageSize } from '../../../src/rag/vision/image-size.js';
 import { createVisionCaptioner, readCaptionPrompt } from '../../../src/rag/vision/vision-captioner.js';
 import { geminiTextReply, geminiVisionRequest, startFakeGeminiServer } from '../../helpers/fake-gemini-server.js';
-import { ollamaChatReply, ollamaVisionRequest, startFakeOllamaServer, type FakeLlmServer, type FakeReply, type VisionRequest } from '../../helpers/fake-ollama-server.js';
+import { generateCalls, ollamaChatReply, ollamaVisionRequest, startFakeOllamaServer, type FakeLlmServer, type FakeReply, type VisionRequest } from '../../helpers/fake-ollama-server.js';
 import { makeTempFolders, type TempFolders } from '../temp-folders.js';
 import { chartPng, docxWithPicture, manyImagesPdf, reportPdf, solidPng, textPng } from './image-fixtures.js';
 
@@ -140,7 +140,7 @@ describe('createExtractor with a vision model (Ollama)', () => {
     extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url), cacheDir: folders.indexDir } });
     expect(textOf(await extractor.extract('chart.png', SHARED_LIMITS))).toBe(CHART_CAPTION);
     expect(textOf(await extractor.extract('report.pdf', SHARED_LIMITS))).toContain(SCAN_TEXT);
-    const asked = server.requests.length;
+    const asked = generateCalls(server).length;
     expect(asked).toBe(3);
     await extractor.close();
     const cache = JSON.parse(await readFile(join(folders.indexDir, CAPTION_CACHE_FILE), 'utf8'));
@@ -149,7 +149,7 @@ describe('createExtractor with a vision model (Ollama)', () => {
     extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url), cacheDir: folders.indexDir } });
     expect(textOf(await extractor.extract('report.pdf', SHARED_LIMITS))).toContain(CHART_CAPTION);
     expect(textOf(await extractor.extract('chart.png', SHARED_LIMITS))).toBe(CHART_CAPTION);
-    expect(server.requests.length).toBe(asked);
+    expect(generateCalls(server).length).toBe(asked);
   });
 });
 
@@ -173,7 +173,7 @@ describe('createExtractor with a vision model (Gemini)', () => {
     const client = createGeminiClient({ type: 'gemini', model: 'gemini-2.0-flash', base_url: server.url, timeout_ms: 10_000, max_retries: 0 }, { GEMINI_API_KEY: 'test-key' });
     extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: createVisionCaptioner(client) } });
     expect(textOf(await extractor.extract('chart.png', SHARED_LIMITS))).toBe(CHART_CAPTION);
-    const vision = geminiVisionRequest(server.requests[0]!)!;
+    const vision = geminiVisionRequest(generateCalls(server)[0]!)!;
     expect(vision.prompt).toBe(readCaptionPrompt());
     expect(vision.images).toEqual([{ mimeType: 'image/png', data: chart }]);
   });
@@ -238,7 +238,7 @@ describe('createExtractor: images it cannot or should not caption', () => {
     extractor = createExtractor({ documentsDir: folders.documentsDir, images: { captioner: ollamaCaptioner(server.url) } });
     const result = await extractor.extract('gallery.html', SHARED_LIMITS);
     expect(textOf(result)).toContain('Every shop sold more bread this year than last.');
-    expect(server.requests).toHaveLength(3);
+    expect(generateCalls(server)).toHaveLength(3);
     expect(result.ok && result.warnings).toEqual([
       expect.stringMatching(/^3 image\(s\) of gallery\.html could not be captioned by ollama:llava:7b \(an image on page 1: ollama: HTTP 500/),
       '2 more image(s) of gallery.html were not sent to ollama:llava:7b after 3 failures in a row.',
@@ -263,7 +263,7 @@ describe('createExtractor: images it cannot or should not caption', () => {
     expect(textOf(long)).toHaveLength(MAX_CAPTION_CHARS);
     expect(long.ok && long.warnings).toEqual([`ollama:llava:7b answered more than 8,000 characters for 1 image(s) of chart.png; the caption was cut.`]);
     expect(textOf(await extractor.extract('chart.png', SHARED_LIMITS))).toBe(CHART_CAPTION);
-    expect(server.requests).toHaveLength(3);
+    expect(generateCalls(server)).toHaveLength(3);
     const cache = JSON.parse(await readFile(join(cacheDir, CAPTION_CACHE_FILE), 'utf8'));
     expect(Object.values(cache.captions['ollama:llava:7b'])).toEqual([CHART_CAPTION]);
   });

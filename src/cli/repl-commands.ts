@@ -1,0 +1,101 @@
+// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /clear, /exit.
+import type { AgentRunResult } from '../agent/types.js';
+import { errorMessage } from '../errors.js';
+import { listSessions } from '../memory/session-files.js';
+import type { Output } from './output.js';
+import type { Runtime } from './runtime.js';
+
+/** Sessions /sessions lists. */
+const SESSIONS_LISTED = 10;
+
+export const REPL_HELP = [
+  'Type a question and press Enter. End a line with \\ to continue on the next; a paste is one message.',
+  '  /new            start a new session',
+  '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
+  '  /sessions       list recent sessions (continue one with: cortex --session ID)',
+  '  /stats          questions, tokens and time in this session',
+  '  /prompt [NAME]  list the MCP servers\' prompts, or ask one (/prompt NAME arg=value …)',
+  '  /clear          clear the screen',
+  '  /exit           quit (or Ctrl-D)',
+  'Ctrl-C cancels a running question, or clears the line.',
+].join('\n');
+
+/** What the REPL counts for /stats. */
+export class SessionStats {
+  questions = 0;
+  answered = 0;
+  promptTokens = 0;
+  completionTokens = 0;
+  totalMs = 0;
+
+  add(result: AgentRunResult): void {
+    this.questions++;
+    if (result.status === 'answered') this.answered++;
+    this.promptTokens += result.usage.prompt_tokens;
+    this.completionTokens += result.usage.completion_tokens;
+    this.totalMs += result.timings.total_ms;
+  }
+
+  describe(): string {
+    const tokens = this.promptTokens + this.completionTokens;
+    return `${this.questions} question${this.questions === 1 ? '' : 's'} (${this.answered} answered) · ${tokens.toLocaleString('en-US')} tokens (${this.promptTokens.toLocaleString('en-US')} in, ${this.completionTokens.toLocaleString('en-US')} out) · ${(this.totalMs / 1000).toFixed(1)} s`;
+  }
+}
+
+export interface ReplCommandContext {
+  runtime: Runtime;
+  out: Output;
+  memoryDir: string;
+  stats: SessionStats;
+  /** Resets what the REPL counts (a new session). */
+  resetStats: () => void;
+  /** Warns when the provider does not serve the current model. */
+  checkModel: () => Promise<void>;
+}
+
+/** Runs one command; returns 'exit' to leave the REPL. Never throws: a failure is printed. */
+export async function runReplCommand(name: string, arg: string, ctx: ReplCommandContext): Promise<'exit' | 'continue'> {
+  const { runtime, out } = ctx;
+  switch (name) {
+    case 'exit':
+    case 'quit':
+    case 'q':
+      return 'exit';
+    case 'help':
+    case '?':
+      out.error(REPL_HELP);
+      return 'continue';
+    case 'new':
+      runtime.newSession();
+      ctx.resetStats();
+      out.error(`new session ${runtime.memory.id}`);
+      return 'continue';
+    case 'clear':
+      if (process.stdout.isTTY) process.stdout.write('\x1b[2J\x1b[H');
+      return 'continue';
+    case 'stats':
+      out.error(`session ${runtime.memory.id} · ${ctx.stats.describe()}`);
+      return 'continue';
+    case 'model':
+      if (!arg) {
+        out.error(`model: ${runtime.llm.provider} ${runtime.llm.model}`);
+        return 'continue';
+      }
+      try {
+        await runtime.useModel(arg, out);
+        await ctx.checkModel();
+      } catch (err) {
+        out.error(out.err.red(`error: ${errorMessage(err)}`));
+      }
+      return 'continue';
+    case 'sessions': {
+      const sessions = await listSessions(ctx.memoryDir, { limit: SESSIONS_LISTED }).catch(() => []);
+      if (sessions.length === 0) out.error('No saved sessions yet.');
+      for (const s of sessions) out.error(`${s.id}  ${new Date(s.started).toLocaleString()}  ${s.first_query ?? ''}`);
+      return 'continue';
+    }
+    default:
+      out.error(out.err.red(`unknown command /${name}: type /help for the commands`));
+      return 'continue';
+  }
+}

@@ -1,0 +1,70 @@
+// Answers as markdown: parsed by marked, sanitised by DOMPurify (no script, handler or javascript: URL survives), then given copy buttons.
+import { marked } from '/vendor/marked.esm.js';
+import DOMPurify from '/vendor/purify.es.mjs';
+
+/** How long "Copied" shows on a copy button. */
+const COPIED_SHOWN_MS = 1500;
+
+DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+  // Links the model wrote open elsewhere and tell the target nothing.
+  if (node.tagName === 'A' && node.hasAttribute('href')) {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
+});
+
+const PURIFY = {
+  USE_PROFILE: { html: true },
+  FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option'],
+  FORBID_ATTR: ['style'],
+  RETURN_DOM_FRAGMENT: true,
+};
+
+/** Copies `text`; the clipboard API where the page is a secure context, else a hidden selection. */
+export async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const area = Object.assign(document.createElement('textarea'), { value: text });
+  area.setAttribute('readonly', '');
+  area.className = 'offscreen';
+  document.body.append(area);
+  area.select();
+  document.execCommand('copy');
+  area.remove();
+}
+
+/** A button that copies what `textOf()` returns when clicked. */
+export function copyButton(textOf, label = 'Copy') {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'copy';
+  button.textContent = label;
+  button.addEventListener('click', async () => {
+    try {
+      await copyText(textOf());
+      button.textContent = 'Copied';
+    } catch {
+      button.textContent = 'Copy failed';
+    }
+    setTimeout(() => (button.textContent = label), COPIED_SHOWN_MS);
+  });
+  return button;
+}
+
+/** Markdown `text` as sanitised DOM: code blocks scroll in their own box with a copy button, tables too. */
+export function renderMarkdown(text) {
+  const html = marked.parse(String(text), { gfm: true, breaks: true, async: false });
+  const fragment = DOMPurify.sanitize(html, PURIFY);
+  for (const pre of fragment.querySelectorAll('pre')) {
+    const box = document.createElement('div');
+    box.className = 'code-box';
+    pre.replaceWith(box);
+    box.append(copyButton(() => pre.textContent), pre);
+  }
+  for (const table of fragment.querySelectorAll('table')) {
+    const box = document.createElement('div');
+    box.className = 'table-box';
+    table.replaceWith(box);
+    box.append(table);
+  }
+  return fragment;
+}
