@@ -130,9 +130,20 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .command('test <id>')
     .description("call each of a server's tools it can: with its example, --args, or no arguments when none are required")
     .option('--args <json>', 'arguments per tool, e.g. \'{"echo": {"message": "hi"}}\'')
-    .action((id: string, opts: { args?: string }) =>
-      run(async (config, out) => (await import('./cli/servers-command.js')).serversTest(config, id, out, opts.args)),
+    .option('--all', 'also call tools not marked read-only (asking first, as `ask` does, unless --yes)')
+    .action((id: string, opts: { args?: string; all?: boolean }) =>
+      run(async (config, out) =>
+        (await import('./cli/servers-command.js')).serversTest(config, id, out, opts.args, { all: Boolean(opts.all), yes: Boolean(program.opts<GlobalOptions>().yes) }),
+      ),
     );
+  servers
+    .command('login <id>')
+    .description('sign in to a remote server in your browser (OAuth); the tokens are kept for later runs')
+    .action((id: string) => run(async (config, out) => (await import('./cli/servers-login-command.js')).serversLogin(config, id, out)));
+  servers
+    .command('logout <id>')
+    .description("forget a remote server's sign-in")
+    .action((id: string) => run(async (config, out) => (await import('./cli/servers-login-command.js')).serversLogout(config, id, out)));
   return program;
 }
 

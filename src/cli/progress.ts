@@ -16,6 +16,12 @@ function preview(args: unknown): string {
   return text.length <= MAX_ARGS_PREVIEW_CHARS ? text : `${text.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…`;
 }
 
+/** A server's progress report: `3/10 copying files`, or `3 copying files` without a total. */
+export function progressText({ progress, total, message }: { progress: number; total?: number; message?: string }): string {
+  const count = total !== undefined ? `${progress}/${total}` : String(progress);
+  return message ? `${count} ${message.slice(0, MAX_ARGS_PREVIEW_CHARS)}` : count;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -39,7 +45,7 @@ export function describeEvent(event: AgentEvent): string | null {
       // The one record standing for a flood of refused calls is shown once, as its summary.
       if (event.record.summarised !== undefined) return event.phase === 'end' ? `  ✗ ${event.record.error ?? ''} (${event.record.tool})` : null;
       return event.phase === 'start'
-        ? `  → ${event.record.tool}(${preview(event.record.args)})`
+        ? `  → ${event.record.tool}(${preview(event.record.args)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
         : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record.args)}) ${event.record.ms} ms${event.record.error ? `: ${event.record.error}` : ''}`;
     case 'outcome':
       return event.outcome === 'final_answer'

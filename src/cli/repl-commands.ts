@@ -14,6 +14,7 @@ export const REPL_HELP = [
   '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
   '  /sessions       list recent sessions (continue one with: cortex --session ID)',
   '  /stats          questions, tokens and time in this session',
+  '  /prompt [NAME]  list the MCP servers\' prompts, or ask one (/prompt NAME arg=value …)',
   '  /clear          clear the screen',
   '  /exit           quit (or Ctrl-D)',
   'Ctrl-C cancels a running question, or clears the line.',

@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import { errorMessage } from '../errors.js';
 import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../mcp/approval-gate.js';
+import { promptLine } from '../mcp/prompt-line.js';
 import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -163,7 +164,13 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
         if (!pasting) prompt();
         continue;
       }
-      const input = readInput(message);
+      let input = readInput(message);
+      // `/prompt NAME arg=value`: a server's MCP prompt becomes the question (`/prompt` alone lists them).
+      if (input.kind === 'command' && (input.name === 'prompt' || input.name === 'prompts')) {
+        const fromPrompt = await promptLine(runtime.mcp, `/prompt ${input.arg}`);
+        if ('message' in fromPrompt) out.info(fromPrompt.message);
+        input = 'message' in fromPrompt ? { kind: 'empty' } : { kind: 'question', text: fromPrompt.question };
+      }
       if (input.kind === 'command') {
         if ((await runReplCommand(input.name, input.arg, context)) === 'exit') break;
       } else if (input.kind === 'question') {

@@ -230,6 +230,11 @@ export class Runtime {
     });
   }
 
+  /** The MCP servers' prompts (`/prompt` in the REPL). */
+  get mcp(): Pick<MultiMcp, 'listPrompts' | 'getPrompt'> {
+    return this.multi;
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
   }

@@ -1,11 +1,14 @@
 // `cortex servers list` and `cortex servers test ID`.
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
+import { createApprovalGate } from '../mcp/approval-gate.js';
+import { ownServerIds } from '../mcp/approval-policy.js';
 import { checkServer } from '../mcp/check-server.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { isPlainObject } from '../sandbox/check-args.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
+import { terminalAsk } from './terminal-ask.js';
 
 /** Starts every configured server and prints each one's status and tools. Exit 0 when all enabled ones are ready. */
 export async function serversList(config: LoadedConfig, out: Output): Promise<number> {
@@ -22,6 +25,7 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
         const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red('failed  ');
         const head = `${s.id.padEnd(width)} ${state}`;
         out.line(s.state === 'ready' ? `${head} ${s.tools.length} tools: ${s.tools.join(', ')}` : `${head} ${s.error}`);
+        if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}`));
       }
     }
     return statuses.every((s) => s.state === 'ready' || s.state === 'disabled') ? EXIT.ok : EXIT.gaveUp;
@@ -45,11 +49,17 @@ function parseCheckArgs(text: string | undefined): Record<string, Record<string,
   return value as Record<string, Record<string, unknown>>;
 }
 
+/** How `servers test` may call tools: `all` adds those not marked read-only, through the same approvals as `ask` (`yes`: --yes). */
+export interface ServersTestOptions {
+  all?: boolean;
+  yes?: boolean;
+}
+
 /**
- * Connects to one server, lists its tools and calls each it can (see checkServer). Exit 0 only when at least one
- * tool was tested and none failed; untested tools are listed as such.
+ * Connects to one server, lists its tools and calls each it may and can (see checkServer). Exit 0 only when at
+ * least one tool was tested and none failed; untested and skipped tools are listed as such.
  */
-export async function serversTest(config: LoadedConfig, id: string, out: Output, argsJson?: string): Promise<number> {
+export async function serversTest(config: LoadedConfig, id: string, out: Output, argsJson?: string, options: ServersTestOptions = {}): Promise<number> {
   const given = parseCheckArgs(argsJson);
   const spec = config.servers.find((s) => s.id === id);
   if (!spec) {
@@ -67,20 +77,29 @@ export async function serversTest(config: LoadedConfig, id: string, out: Output,
       return EXIT.gaveUp;
     }
     if (!out.json) out.line(`${id}: connected, ${status.tools.length} tools`);
-    const checks = await checkServer(multi, id, given);
+    const ask = out.json ? undefined : terminalAsk(out);
+    const approve = options.all
+      ? createApprovalGate({
+          policy: { require: config.profile.approvals.require, allow: config.profile.approvals.allow, allowAll: Boolean(options.yes), ownServers: ownServerIds(config.servers) },
+          ...(ask ? { ask } : {}),
+        })
+      : undefined;
+    const timeoutMs = spec.callTimeoutMs ?? config.profile.sandbox.tool_timeout_ms;
+    const checks = await checkServer(multi, id, given, { all: Boolean(options.all), timeoutMs, ...(approve ? { approve } : {}) });
     const count = (s: string) => checks.filter((c) => c.status === s).length;
     const passed = count('pass');
     const failed = count('fail');
     const untested = count('untested');
+    const skipped = count('skipped');
     const ok = failed === 0 && passed > 0;
     if (out.json) {
-      out.result({ server: id, ok, passed, failed, untested, tools: checks });
+      out.result({ server: id, ok, passed, failed, untested, skipped, tools: checks });
     } else {
       for (const c of checks) {
-        const mark = c.status === 'pass' ? out.green('pass') : c.status === 'fail' ? out.red('FAIL') : out.dim('untested');
+        const mark = c.status === 'pass' ? out.green('pass') : c.status === 'fail' ? out.red('FAIL') : out.dim(c.status);
         out.line(`  ${mark} ${c.tool.padEnd(30)} ${String(c.ms).padStart(5)} ms  ${c.detail}`);
       }
-      out.line(`${passed} passed, ${failed} failed, ${untested} untested${passed === 0 && failed === 0 ? ' — nothing was tested' : ''}`);
+      out.line(`${passed} passed, ${failed} failed, ${untested} untested, ${skipped} skipped${passed === 0 && failed === 0 ? ' — nothing was tested' : ''}`);
     }
     return ok ? EXIT.ok : EXIT.gaveUp;
   } finally {

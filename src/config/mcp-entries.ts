@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { expandVars, type ExpandContext } from './expand-vars.js';
 import { MAX_ALIAS_COUNT, parse } from './parse.js';
 import { ownServerKind, type OwnServerKind } from './server-env.js';
-import type { DisabledServer, ServerSpec, ServerTransport } from './server-spec.js';
+import type { DisabledServer, OAuthEntry, ServerSpec, ServerTransport } from './server-spec.js';
 
 /** Default time a server may take to start: a cold `npx -y` install alone takes 11–13 s, four at once far more. */
 export const DEFAULT_SERVER_START_TIMEOUT_MS = 90_000;
@@ -73,6 +73,18 @@ const EntrySchema = z.looseObject({
   description: z.string().default(''),
   capabilities: z.array(z.string()).default([]),
   basic_tools: z.array(z.string()).default([]),
+  /** A pre-registered OAuth client, in the shape Claude Code's .mcp.json uses. */
+  oauth: z
+    .strictObject({
+      clientId: z.string().min(1).optional(),
+      clientSecret: z.string().min(1).optional(),
+      grantType: z.enum(['authorization_code', 'client_credentials']).optional(),
+      privateKey: z.string().min(1).optional(),
+      signingAlgorithm: z.string().min(1).optional(),
+      scope: z.string().min(1).optional(),
+      callbackPort: z.number().int().min(1).max(65_535).optional(),
+    })
+    .optional(),
 });
 type Entry = z.infer<typeof EntrySchema>;
 const KNOWN_ENTRY_KEYS = new Set(Object.keys(EntrySchema.shape));
@@ -216,7 +228,7 @@ function toSpec(id: string, entry: Entry, ctx: EntryContext): Made {
     transport = known;
   }
   const startTimeoutMs = entry.timeout === undefined ? ctx.startTimeoutMs : timeoutMs(entry.timeout);
-  const base = { id, description: entry.description, capabilities: entry.capabilities, startTimeoutMs };
+  const base = { id, description: entry.description, capabilities: entry.capabilities, startTimeoutMs, ...(entry.timeout === undefined ? {} : { callTimeoutMs: startTimeoutMs }) };
 
   if (transport !== 'stdio') {
     if (!url) return { key: 'url', error: `a ${transport} server needs a url` };
@@ -231,7 +243,12 @@ function toSpec(id: string, entry: Entry, ctx: EntryContext): Made {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { key: 'url', error: 'expected an http:// or https:// URL' };
     const headers = Object.fromEntries(Object.entries(entry.headers ?? {}).map(([k, v]) => [k, x(v)]));
     if (missing.length) return { key: 'headers', error: notSet(missing) };
-    return { spec: { ...base, transport, url: parsed.href, headers, command: '', args: [], cwd: ctx.root, env: {} } };
+    // Secrets are usually given as ${VAR}; they are expanded here and never logged.
+    const oauth = entry.oauth ? Object.fromEntries(Object.entries(entry.oauth).map(([k, v]) => [k, typeof v === 'string' ? x(v) : v])) : undefined;
+    if (missing.length) return { key: 'oauth', error: notSet(missing) };
+    if (oauth?.grantType === 'client_credentials' && !oauth.clientId) return { key: 'oauth', error: 'client_credentials needs a clientId' };
+    if (oauth?.privateKey && !oauth.clientId) return { key: 'oauth', error: 'a privateKey needs a clientId' };
+    return { spec: { ...base, transport, url: parsed.href, headers, ...(oauth ? { oauth: oauth as OAuthEntry } : {}), command: '', args: [], cwd: ctx.root, env: {} } };
   }
 
   if (Boolean(entry.script) === Boolean(entry.command)) {

@@ -3,6 +3,25 @@
 /** stdio spawns `command`; http speaks Streamable HTTP to `url` (falling back to SSE); sse speaks the older SSE transport. */
 export type ServerTransport = 'stdio' | 'http' | 'sse';
 
+/**
+ * A pre-registered OAuth client for a remote server (Claude Code's `"oauth"` entry). Without one the client registers
+ * itself with the authorization server (dynamic client registration).
+ */
+export interface OAuthEntry {
+  clientId?: string;
+  clientSecret?: string;
+  /** Default authorization_code (a person signs in in a browser); client_credentials for machine-to-machine servers. */
+  grantType?: 'authorization_code' | 'client_credentials';
+  /** PEM private key for private_key_jwt client authentication (with client_credentials). */
+  privateKey?: string;
+  /** JWT signing algorithm for `privateKey`, e.g. RS256 (the default) or ES256. */
+  signingAlgorithm?: string;
+  /** Scopes to ask for, space-separated; default those the server says it supports. */
+  scope?: string;
+  /** Fixed port of the loopback redirect, for a client registered with one redirect URI. */
+  callbackPort?: number;
+}
+
 /** An MCP server ready to start: absolute paths, its own environment (nothing else of ours crosses). */
 export interface ServerSpec {
   id: string;
@@ -19,6 +38,10 @@ export interface ServerSpec {
   url?: string;
   /** HTTP headers sent to a remote server (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** OAuth client settings of a remote server (see OAuthEntry). */
+  oauth?: OAuthEntry;
+  /** The entry's own `timeout` for one request, when it gives one (`cortex servers test` honours it). */
+  callTimeoutMs?: number;
   /** How long starting (spawn, initialize, tools/list) may take; default DEFAULT_SERVER_START_TIMEOUT_MS. */
   startTimeoutMs?: number;
   /** Where the entry was written (`file:line`), for messages. */

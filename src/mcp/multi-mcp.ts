@@ -1,17 +1,21 @@
 // MultiMCP: starts every configured server once in the background, keeps the sessions open, routes tool calls, restarts the dead.
-import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
+import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
+import type { Elicit } from './elicitation.js';
+import { OAuthStore } from './oauth/store.js';
 import { offeredNames } from './offered-names.js';
-import { ServerConnection, StartTimeoutError, type RootFolder } from './server-connection.js';
+import { rootsFor } from './roots.js';
+import { ServerConnection, StartTimeoutError } from './server-connection.js';
 import { ToolCache } from './tool-cache.js';
-import type { CallOptions, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
+import type { CallOptions, PromptInfo, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
 
 /** Default time one tool call may take; well under the SDK's 60 s so the sandbox deadline stays in charge. */
 export const TOOL_CALL_TIMEOUT_MS = 20_000;
+/** Longest a call that keeps reporting progress may run (each notification restarts its own timeout); the sandbox deadline may cut it shorter. */
+export const MAX_TOOL_CALL_WITH_PROGRESS_MS = 10 * 60_000;
 /** Restarts allowed per server over the life of one MultiMcp, so a server that always crashes can't loop us. */
 const MAX_RESTARTS_PER_SERVER = 5;
 /** Resource URIs remembered with the server whose tool result named them, so a big session can't grow it without end. */
@@ -25,6 +29,10 @@ export interface MultiMcpOptions {
   cache?: ToolCache;
   /** Configured servers that will not start, shown in statuses(). */
   disabled?: DisabledServer[];
+  /** Sign-in state of remote servers (`cortex servers login`); absent: no OAuth. */
+  oauthStore?: OAuthStore;
+  /** Asks the person when a server requests input (elicitation); absent: declined, saying nobody can answer. */
+  elicit?: Elicit;
   /** Called once when a server has failed to start (after its retry). Must not throw. */
   onFailure?: (serverId: string, reason: string) => void;
   /**
@@ -36,7 +44,17 @@ export interface MultiMcpOptions {
 
 /** How every command starts the configured servers: roots, the tool cache (`mcp-tools.json` in the profile's cache folder), the disabled ones for statuses. */
 export async function multiMcpOptions(config: LoadedConfig): Promise<MultiMcpOptions> {
-  return { roots: config.roots, cache: await ToolCache.load(join(config.paths.cache, 'mcp-tools.json')), disabled: config.disabledServers };
+  return {
+    roots: config.roots,
+    cache: await ToolCache.load(join(config.paths.cache, 'mcp-tools.json')),
+    disabled: config.disabledServers,
+    oauthStore: oauthStoreOf(config),
+  };
+}
+
+/** Where sign-ins are kept: the `oauth` folder of the profile's cache folder. */
+export function oauthStoreOf(config: LoadedConfig): OAuthStore {
+  return new OAuthStore(join(config.paths.cache, 'oauth'));
 }
 
 export class MultiMcp implements ToolCaller {
@@ -62,8 +80,7 @@ export class MultiMcp implements ToolCaller {
    * cannot start is reported in statuses() and through onFailure, and the others run.
    */
   static launch(specs: ServerSpec[], options: MultiMcpOptions = {}): MultiMcp {
-    const roots: RootFolder[] = (options.roots ?? []).map((p) => ({ uri: pathToFileURL(p).href, name: basename(p) || p }));
-    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, roots)), options);
+    const multi = new MultiMcp(specs.map((s) => new ServerConnection(s, rootsFor(s, options.roots ?? []), options.oauthStore, options.elicit)), options);
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);
@@ -166,6 +183,7 @@ export class MultiMcp implements ToolCaller {
         state,
         description: c.spec.description,
         tools: this.toolsOf(c).map((t) => t.remoteName),
+        roots: c.roots.map((r) => r.path),
         ...(error ? { error } : {}),
       };
     });
@@ -195,7 +213,8 @@ export class MultiMcp implements ToolCaller {
     const failure = this.failures.get(serverId);
     if (failure) throw new McpError(serverId, `did not start (${failure}), so tool "${tool}" cannot be called`);
     if (!conn.tools.some((t) => t.remoteName === tool)) throw new McpError(serverId, `offers no tool named "${tool}"`);
-    const result = await this.withRestart(conn, `tool "${tool}"`, options, () => conn.call(tool, args, callOptions(options)));
+    const readOnly = conn.tools.find((t) => t.remoteName === tool)?.annotations?.readOnlyHint === true;
+    const result = await this.withRestart(conn, `tool "${tool}"`, options, readOnly, () => conn.call(tool, args, callOptions(options)));
     this.rememberResources(serverId, result);
     return result;
   }
@@ -214,7 +233,7 @@ export class MultiMcp implements ToolCaller {
     for (const conn of candidates) {
       if (options.signal?.aborted) break;
       try {
-        const contents = await this.withRestart(conn, `reading "${uri}"`, options, () => conn.readResource(uri, callOptions(options)));
+        const contents = await this.withRestart(conn, `reading "${uri}"`, options, true, () => conn.readResource(uri, callOptions(options)));
         return { server: conn.spec.id, contents };
       } catch (err) {
         problems.push(`${conn.spec.id}: ${errorMessage(err)}`);
@@ -223,13 +242,17 @@ export class MultiMcp implements ToolCaller {
     throw new McpError(owner ?? '(none)', `could not read resource "${uri}" (${problems.join('; ') || 'cancelled'})`);
   }
 
-  private async withRestart<T>(conn: ServerConnection, what: string, options: CallOptions, attempt: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `attempt`, restarting the server first when it is known dead. When the attempt fails because the server
+   * went away, the server is restarted (a new session for a remote one) and the attempt made once more if that is
+   * safe: see mayRetry().
+   */
+  private async withRestart<T>(conn: ServerConnection, what: string, options: CallOptions, readOnly: boolean, attempt: () => Promise<T>): Promise<T> {
     if (!conn.alive) await this.restart(conn);
     try {
       return await attempt();
     } catch (err) {
-      const connectionLost = !conn.alive || (err as { code?: unknown }).code === ErrorCode.ConnectionClosed;
-      if (!connectionLost || options.signal?.aborted) throw wrap(conn.spec.id, what, err);
+      if (options.signal?.aborted || !mayRetry(conn, err, readOnly)) throw wrap(conn.spec.id, what, err);
       await this.restart(conn);
       try {
         return await attempt();
@@ -237,6 +260,21 @@ export class MultiMcp implements ToolCaller {
         throw wrap(conn.spec.id, what, retryErr);
       }
     }
+  }
+
+  /** Prompts of every running server that offers them; a server that fails to list them is left out. */
+  async listPrompts(): Promise<PromptInfo[]> {
+    await Promise.all(this.started.values());
+    const lists = await Promise.all(this.connections.map((c) => c.listPrompts({ timeoutMs: TOOL_CALL_TIMEOUT_MS }).catch(() => [])));
+    return lists.flat();
+  }
+
+  /** The text of prompt `name` (on `serverId`, or the first server offering it); throws McpError when none does. */
+  async getPrompt(name: string, args: Record<string, string>, serverId?: string): Promise<{ server: string; text: string }> {
+    const owner = (await this.listPrompts()).find((p) => p.name === name && (!serverId || p.server === serverId));
+    if (!owner) throw new McpError(serverId ?? '(none)', `no running server offers a prompt named "${name}"`);
+    const conn = this.connection(owner.server);
+    return { server: owner.server, text: await conn.getPrompt(name, args, { timeoutMs: TOOL_CALL_TIMEOUT_MS }) };
   }
 
   private rememberResources(serverId: string, result: ToolResult): void {
@@ -274,8 +312,22 @@ export class MultiMcp implements ToolCaller {
   }
 }
 
-function callOptions({ timeoutMs = TOOL_CALL_TIMEOUT_MS, signal }: CallOptions): { timeoutMs: number; signal?: AbortSignal } {
-  return { timeoutMs, ...(signal ? { signal } : {}) };
+function callOptions({ timeoutMs = TOOL_CALL_TIMEOUT_MS, maxTotalTimeoutMs = MAX_TOOL_CALL_WITH_PROGRESS_MS, signal, onProgress }: CallOptions) {
+  return { timeoutMs, maxTotalTimeoutMs, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}) };
+}
+
+/**
+ * Whether a failed request may be sent again after a restart. Always when the server never ran it: a remote server
+ * that no longer knows our session refuses the request (404, or 400 "no valid session"), and a refused connection
+ * never reached it. When the connection broke under the request, a remote server may have run it, so only a
+ * read-only tool (or a resource read) is sent again; a stdio server's process is gone with whatever it was doing,
+ * and its call is sent again as before.
+ */
+function mayRetry(conn: ServerConnection, err: unknown, readOnly: boolean): boolean {
+  if (isSessionLost(err) || neverReachedServer(err)) return true;
+  if (conn.alive && !isConnectionClosed(err)) return false;
+  const remote = conn.spec.transport === 'http' || conn.spec.transport === 'sse';
+  return remote ? readOnly : true;
 }
 
 /** `what` names the request, e.g. `tool "add"`. */

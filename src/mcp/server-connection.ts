@@ -4,14 +4,19 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
-import { McpError } from '../errors.js';
+import { McpError, errorMessage } from '../errors.js';
+import { authMessage, isAuthFailure, isBrokenSocket } from './call-failure.js';
+import { answerElicitation, type Elicit } from './elicitation.js';
+import { oauthProviderFor } from './oauth/provider.js';
+import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
+import type { RootFolder } from './roots.js';
 import { startFailure } from './start-failure.js';
-import type { ResourceContents, ToolInfo, ToolResult } from './types.js';
+import type { PromptInfo, ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
@@ -26,11 +31,7 @@ const MAX_TRANSPORT_ERRORS_KEPT = 5;
 /** Server `instructions` kept, so one server cannot crowd the perception prompt. */
 const MAX_INSTRUCTIONS_CHARS = 2_000;
 
-/** A folder offered to servers through roots/list. */
-export interface RootFolder {
-  uri: string;
-  name: string;
-}
+export type { RootFolder } from './roots.js';
 
 /** Thrown when a server takes longer than its start deadline: not worth the one retry. */
 export class StartTimeoutError extends McpError {}
@@ -50,7 +51,12 @@ export class ServerConnection {
 
   constructor(
     readonly spec: ServerSpec,
-    private readonly roots: RootFolder[] = [],
+    /** What roots/list answers this server (see rootsFor()). */
+    readonly roots: RootFolder[] = [],
+    /** Sign-in state of remote servers; absent: no OAuth (a 401 is reported as such). */
+    private readonly oauthStore?: OAuthStore,
+    /** Asks the person when the server requests input; absent: requests are declined with the reason. */
+    private readonly elicit?: Elicit,
   ) {}
 
   /** Starts the server and lists its tools within its start deadline; throws McpError saying the real cause. */
@@ -64,6 +70,7 @@ export class ServerConnection {
     const transportErrors: unknown[] = [];
     try {
       const attempts = this.transportAttempts();
+      let socketRetried = false;
       for (let i = 0; i < attempts.length; i++) {
         const client = this.newClient((err) => {
           if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
@@ -75,9 +82,16 @@ export class ServerConnection {
           await client.connect(transport, { timeout: limitMs, signal: deadline.signal });
           break;
         } catch (err) {
-          // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
-          if (i === attempts.length - 1 || deadline.signal.aborted) throw err;
+          if (deadline.signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
           await client.close().catch(() => undefined);
+          // A restarted server leaves kept-alive sockets that fail the first request; initialize is safe to send again.
+          if (!socketRetried && isBrokenSocket(err)) {
+            socketRetried = true;
+            i--;
+            continue;
+          }
+          // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
+          if (i === attempts.length - 1) throw err;
         }
       }
       const client = this.client!;
@@ -87,6 +101,8 @@ export class ServerConnection {
       this.alive = true;
     } catch (err) {
       await this.close();
+      // "Sign in" says all there is to say; "could not start" before it would only blur it.
+      if (err instanceof McpError && isAuthFailure(err)) throw err;
       const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
@@ -96,8 +112,9 @@ export class ServerConnection {
   }
 
   private newClient(onTransportError: (err: unknown) => void): Client {
-    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false } } });
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots }));
+    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => answerElicitation(this.spec.id, request.params, this.elicit, extra.signal));
     client.onerror = onTransportError;
     client.onclose = () => {
       if (this.client === client) this.alive = false;
@@ -111,8 +128,12 @@ export class ServerConnection {
     if (spec.transport === 'http' || spec.transport === 'sse') {
       const url = new URL(spec.url!);
       const requestInit = { headers: spec.headers ?? {} };
-      const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) } });
-      return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit }), sse];
+      // A token given in the entry's headers is the user's choice; otherwise OAuth is used when the server asks for it.
+      const hasToken = Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+      const authProvider = this.oauthStore && !hasToken ? oauthProviderFor(spec, this.oauthStore) : undefined;
+      const auth = authProvider ? { authProvider } : {};
+      const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) }, ...auth });
+      return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit, ...auth }), sse];
     }
     return [
       () => {
@@ -159,16 +180,36 @@ export class ServerConnection {
     return tools;
   }
 
-  /** Calls a tool; throws McpError if the connection is down or the call times out. */
-  async call(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
+  /**
+   * Calls a tool; throws McpError if the connection is down or the call times out. A progressToken is always sent:
+   * each progress notification restarts the `timeoutMs` wait, up to `maxTotalTimeoutMs` in all.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void },
+  ): Promise<ToolResult> {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
     try {
       const res = await this.client.callTool({ name, arguments: args }, undefined, {
         timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(options.timeoutMs, options.maxTotalTimeoutMs),
+        onprogress: ({ progress, total, message }) => {
+          try {
+            options.onProgress?.({ progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
+          } catch {
+            // A failing display callback must not fail the call.
+          }
+        },
         ...(options.signal ? { signal: options.signal } : {}),
       });
       return res as ToolResult;
     } catch (err) {
+      if (/maximum total timeout/i.test(errorMessage(err))) {
+        const limit = Math.max(options.timeoutMs, options.maxTotalTimeoutMs);
+        throw new McpError(this.spec.id, `tool ${name} timed out: still working after ${limit} ms, the longest a call may take even while it reports progress`, { cause: err });
+      }
       // The SDK reports a result that breaks the protocol as a many-line schema dump; the model gets one line.
       const malformed = malformedResultMessage(err);
       if (malformed === undefined) throw err;
@@ -186,6 +227,20 @@ export class ServerConnection {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
     const res = await this.client.readResource({ uri }, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     return res.contents as ResourceContents[];
+  }
+
+  /** The server's prompts (prompts/list, first page), or none when it offers none. */
+  async listPrompts(options: { timeoutMs: number }): Promise<PromptInfo[]> {
+    if (!this.client || !this.alive || !this.client.getServerCapabilities()?.prompts) return [];
+    const res = await this.client.listPrompts(undefined, { timeout: options.timeoutMs });
+    return res.prompts.map((p) => ({ server: this.spec.id, name: p.name, description: p.description ?? '', arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: Boolean(a.required) })) }));
+  }
+
+  /** One prompt's messages as text (prompts/get); other content is named by its type. */
+  async getPrompt(name: string, args: Record<string, string>, options: { timeoutMs: number }): Promise<string> {
+    if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const res = await this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs });
+    return res.messages.map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type}]`)).join('\n\n');
   }
 
   /** The server's process id while it runs (stdio only; used by tests and diagnostics). */

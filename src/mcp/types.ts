@@ -51,10 +51,22 @@ export interface ResourceReadResult {
   contents: ResourceContents[];
 }
 
+/** A progress notification a server sent for a call (MCP `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
 /** Options of one call: its own time limit and a signal that abandons it. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** How long to wait without an answer or a progress notification; progress restarts the wait. */
   timeoutMs?: number;
+  /** Longest a call may run however often it reports progress; default MAX_TOOL_CALL_WITH_PROGRESS_MS. */
+  maxTotalTimeoutMs?: number;
+  /** Called for each progress notification the server sends for this call. Must not throw. */
+  onProgress?: (progress: ToolProgress) => void;
 }
 
 /** Whether a call may run; a refusal carries the reason the model is told. */
@@ -101,5 +113,15 @@ export interface ServerStatus {
   state: 'starting' | 'ready' | 'failed' | 'disabled';
   description: string;
   tools: string[];
+  /** Folders offered to it through roots/list: its own configured directories, else the profile's roots. */
+  roots?: string[];
   error?: string;
+}
+
+/** An MCP prompt a server offers (prompts/list). */
+export interface PromptInfo {
+  server: string;
+  name: string;
+  description: string;
+  arguments: Array<{ name: string; required: boolean }>;
 }

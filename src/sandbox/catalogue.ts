@@ -5,6 +5,15 @@ import { schemaToType } from './schema-type.js';
 
 /** Description length kept per tool, so a verbose server can't crowd the prompt. */
 const MAX_DESCRIPTION_CHARS = 300;
+/**
+ * Past this many tools, or this many characters of signatures, the prompt gets a short index of servers and the
+ * plan finds tools with mcp.search_tools / mcp.describe_tool (hosts defer tool definitions past ~10 % of context;
+ * 6,000 characters is about 1,500 tokens, a tenth of a small 16k window).
+ */
+export const TOOL_INDEX_THRESHOLD_TOOLS = 40;
+export const TOOL_INDEX_THRESHOLD_CHARS = 6_000;
+/** Tool names shown per server in the index, as examples of what it offers. */
+const INDEX_EXAMPLE_NAMES = 4;
 
 /**
  * What every tool call may resolve to, and how to read the raw result whatever the server (README
@@ -30,15 +39,39 @@ export const QUALIFIED_NAMES_NOTE =
 export function renderToolCatalogue(tools: ToolInfo[]): string {
   if (tools.length === 0) return '';
   const notes = tools.some((t) => t.name !== t.remoteName) ? [...RESULT_NOTES, QUALIFIED_NAMES_NOTE] : RESULT_NOTES;
-  return [...tools.map(renderTool), '', ...notes.map((n) => `- ${n}`)].join('\n');
+  const lines = tools.length > TOOL_INDEX_THRESHOLD_TOOLS ? null : tools.map(renderTool);
+  const full = lines && lines.reduce((n, l) => n + l.length + 1, 0) <= TOOL_INDEX_THRESHOLD_CHARS ? lines : null;
+  return [...(full ?? renderToolIndex(tools)), '', ...notes.map((n) => `- ${n}`)].join('\n');
+}
+
+/** The short index used when tools are many: servers, a few names each, and how to search from inside solve(). */
+export function renderToolIndex(tools: ToolInfo[]): string[] {
+  const byServer = new Map<string, string[]>();
+  for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t.name]);
+  return [
+    `${tools.length} tools on ${byServer.size} server${byServer.size === 1 ? '' : 's'}, too many to list here. Find the ones you need from inside solve() first (these lookups are not tool calls and do not count against the limit):`,
+    '- `await mcp.search_tools("words describing what you need", 10)` resolves to `[{name, server, description, signature}]`, best match first.',
+    '- `await mcp.describe_tool(name)` resolves to `{name, server, description, signature, input_schema, output_schema?}`.',
+    'Then call the tool you chose by its name: `const [t] = await mcp.search_tools("add two numbers"); const sum = await tools[t.name]({a: 2, b: 3});`.',
+    'Servers:',
+    ...[...byServer].map(([server, names]) => {
+      const shown = names.slice(0, INDEX_EXAMPLE_NAMES).join(', ');
+      return `- ${server}: ${names.length} tools, e.g. ${shown}${names.length > INDEX_EXAMPLE_NAMES ? ', …' : ''}`;
+    }),
+  ];
 }
 
 function renderTool(tool: ToolInfo): string {
-  const callee = /^[A-Za-z_$][\w$]*$/.test(tool.name) ? `tools.${tool.name}` : `tools[${JSON.stringify(tool.name)}]`;
   const description = tool.description.replace(/\s+/g, ' ').trim();
   const shortened = shortenAtWord(description, MAX_DESCRIPTION_CHARS);
-  const signature = `${callee}(${inputType(tool.inputSchema)}): Promise<${outputType(tool.outputSchema)}>`;
+  const signature = toolSignature(tool);
   return shortened ? `${signature}  — ${shortened}` : signature;
+}
+
+/** How to call a tool: `tools.add({a: number, b: number}): Promise<number>`. */
+export function toolSignature(tool: ToolInfo): string {
+  const callee = /^[A-Za-z_$][\w$]*$/.test(tool.name) ? `tools.${tool.name}` : `tools[${JSON.stringify(tool.name)}]`;
+  return `${callee}(${inputType(tool.inputSchema)}): Promise<${outputType(tool.outputSchema)}>`;
 }
 
 /** Cuts at the last word boundary within `max` characters (never mid-word), marking the cut with an ellipsis. */

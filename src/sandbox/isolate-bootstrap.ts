@@ -147,6 +147,11 @@ const mcp = freeze({
   // The URI travels as the call's name; the host routes it to the server that owns it.
   read_resource: (uri) => callTool(StringFn(uri), [], 'resource'),
   readResource: (uri) => callTool(StringFn(uri), [], 'resource'),
+  // Answered on the host from the run's catalogue (tool-search.ts); not tool calls.
+  search_tools: (query, limit) => callTool(StringFn(query ?? ''), [limit], 'search'),
+  searchTools: (query, limit) => callTool(StringFn(query ?? ''), [limit], 'search'),
+  describe_tool: (name) => callTool(StringFn(name), [], 'describe'),
+  describeTool: (name) => callTool(StringFn(name), [], 'describe'),
 });
 defineProperty(globalThis, 'tools', { value: tools, writable: true, configurable: true });
 defineProperty(globalThis, 'mcp', { value: mcp, writable: true, configurable: true });

@@ -3,7 +3,7 @@ import { writeSync } from 'node:fs';
 import { ISOLATE_BOOTSTRAP_SOURCE, type BootstrapConfig } from './isolate-bootstrap.js';
 import { ISOLATE_SETTLE_GRACE_MS, MAX_ERROR_CHARS, MAX_LOG_CHARS, MAX_LOG_LINES, MAX_TOOL_ARGS_CHARS } from './limits.js';
 import type { Isolate, IsolatedVm } from './load-ivm.js';
-import { CATASTROPHIC_MARKER, type RunRequest, type WorkerErrorKind, type WorkerMessage, type WorkerOutcome } from './protocol.js';
+import { CALL_MODES, CATASTROPHIC_MARKER, type CallMode, type RunRequest, type WorkerErrorKind, type WorkerMessage, type WorkerOutcome } from './protocol.js';
 
 /** How often the worker checks its resident size while a run is in flight. */
 const RSS_CHECK_INTERVAL_MS = 50;
@@ -60,11 +60,11 @@ export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send
   }, RSS_CHECK_INTERVAL_MS);
 
   const callFn = (name: unknown, argsJson: unknown, mode: unknown): Promise<string> => {
-    if (typeof name !== 'string' || typeof argsJson !== 'string' || (mode !== 'raw' && mode !== 'parsed' && mode !== 'resource')) {
+    if (typeof name !== 'string' || typeof argsJson !== 'string' || !CALL_MODES.includes(mode as CallMode)) {
       return Promise.resolve(JSON.stringify({ ok: false, kind: 'tool_error', message: 'Malformed tool call.' }));
     }
     const callId = nextCallId++;
-    send({ type: 'toolCall', runId: request.runId, callId, name, argsJson, mode });
+    send({ type: 'toolCall', runId: request.runId, callId, name, argsJson, mode: mode as CallMode });
     return new Promise((resolve) => pending.set(callId, resolve));
   };
   const logFn = (line: unknown) => {

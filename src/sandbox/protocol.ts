@@ -4,9 +4,11 @@ export const CATASTROPHIC_MARKER = 'CORTEX_SANDBOX_CATASTROPHIC';
 
 /**
  * How the code called: `mcp.call_tool` wants the raw CallToolResult, `tools.x` the parsed value,
- * `mcp.read_resource` a resource (the call's name is then the URI).
+ * `mcp.read_resource` a resource (the call's name is then the URI); `mcp.search_tools` and `mcp.describe_tool`
+ * look tools up (the name is the query or the tool's name; see tool-search.ts).
  */
-export type CallMode = 'raw' | 'parsed' | 'resource';
+export type CallMode = 'raw' | 'parsed' | 'resource' | 'search' | 'describe';
+export const CALL_MODES: readonly CallMode[] = ['raw', 'parsed', 'resource', 'search', 'describe'];
 
 /** Host → worker: run one plan in a fresh isolate. */
 export interface RunRequest {
@@ -61,8 +63,8 @@ export function parseWorkerMessage(raw: unknown): WorkerMessage | null {
   switch (m.type) {
     case 'toolCall':
       if (typeof m.callId !== 'number' || typeof m.name !== 'string' || typeof m.argsJson !== 'string') return null;
-      if (m.mode !== 'raw' && m.mode !== 'parsed' && m.mode !== 'resource') return null;
-      return { type: 'toolCall', runId: m.runId, callId: m.callId, name: m.name, argsJson: m.argsJson, mode: m.mode };
+      if (!CALL_MODES.includes(m.mode as CallMode)) return null;
+      return { type: 'toolCall', runId: m.runId, callId: m.callId, name: m.name, argsJson: m.argsJson, mode: m.mode as CallMode };
     case 'log':
       return typeof m.line === 'string' ? { type: 'log', runId: m.runId, line: m.line } : null;
     case 'done': {

@@ -1,8 +1,9 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
-import type { ResourceReadResult, ToolCaller, ToolInfo, ToolResult } from '../mcp/types.js';
+import type { ResourceReadResult, ToolCaller, ToolInfo, ToolProgress, ToolResult } from '../mcp/types.js';
 import { checkArgs, isPlainObject } from './check-args.js';
 import { schemaToType } from './schema-type.js';
+import { lookUpTools } from './tool-search.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import type { CallMode } from './protocol.js';
 import { closestNames, parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
@@ -88,6 +89,7 @@ export class ToolProxy {
   async handle(name: string, argsJson: string, mode: CallMode): Promise<ToolReply> {
     const started = performance.now();
     if (mode === 'resource') return this.readResource(name, started);
+    if (mode === 'search' || mode === 'describe') return lookUpTools(this.options.tools, name, argsJson, mode);
     const tool = this.byName.get(name) ?? this.byQualifiedName.get(name);
     if (!tool) {
       const shown = name.length > MAX_TOOL_NAME_CHARS ? `${name.slice(0, MAX_TOOL_NAME_CHARS)}…` : name;
@@ -221,7 +223,7 @@ export class ToolProxy {
     args: Record<string, unknown>,
     server: string | null,
     started: number,
-    call: (options: { signal: AbortSignal; timeoutMs: number }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
+    call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
   ): Promise<ToolReply> {
     const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
@@ -237,7 +239,12 @@ export class ToolProxy {
     this.pending.set(callId, name);
     let reply: ToolReply;
     try {
-      const answer = await abortable(call({ signal, timeoutMs }, record), signal);
+      // Progress restarts the call's own wait (the server is still working) and is shown as a fresh 'start'.
+      const onProgress = (progress: ToolProgress) => {
+        callEnded?.extend();
+        this.emit('start', Object.assign(record, { progress }));
+      };
+      const answer = await abortable(call({ signal, timeoutMs, onProgress }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
     } catch (err) {
@@ -359,13 +366,19 @@ function errorReply(kind: 'tool_error' | 'call_cap', message: string): ToolReply
  * An AbortController aborted by `parent` or after `timeoutMs`, whichever comes first. Cheaper than
  * AbortSignal.any + AbortSignal.timeout on Node 20, which matters at hundreds of calls per plan.
  */
-function linkedController(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
+function linkedController(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; extend(): void; dispose(): void } {
   const controller = new AbortController();
   const onParentAbort = () => controller.abort(parent.reason);
   parent.addEventListener('abort', onParentAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  const expire = () => controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+  let timer = setTimeout(expire, timeoutMs);
   return {
     signal: controller.signal,
+    /** Restarts the wait (the run's own deadline still ends it; the MCP client caps the total). */
+    extend() {
+      clearTimeout(timer);
+      if (!controller.signal.aborted) timer = setTimeout(expire, timeoutMs);
+    },
     dispose() {
       clearTimeout(timer);
       parent.removeEventListener('abort', onParentAbort);

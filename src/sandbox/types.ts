@@ -75,6 +75,8 @@ export interface ToolCallRecord {
   error?: string;
   /** Set on the one record that stands for this many refused calls past the per-run record bound (tool names joined). */
   summarised?: number;
+  /** The latest progress the server reported; a 'start' event is sent again each time it changes. */
+  progress?: { progress: number; total?: number; message?: string };
 }
 
 /** `code`: the JavaScript that actually ran (the reply after extraction and normalisation); absent when nothing ran. */

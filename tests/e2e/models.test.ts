@@ -61,7 +61,7 @@ describe('models that are current (end to end)', () => {
 });
 
 describe('prompts that fit (end to end)', () => {
-  it("keeps the rules of a prompt made long by a fourth server with 40 tools in the truncating Ollama's window", async () => {
+  it("keeps the rules of a prompt made long by a question with background and a fourth server with 40 tools in the truncating Ollama's window", async () => {
     const decisions: RecordedRequest[] = [];
     const ollama = await keep(
       startFakeOllamaServer({
@@ -80,7 +80,9 @@ describe('prompts that fit (end to end)', () => {
     const builtIn = (id: string) => `  - id: ${id}\n    script: ${builtPath(`mcp-servers/${id}/main.js`)}\n    description: built-in ${id}\n`;
     const inventory = `  - id: inventory\n    command: ${process.execPath}\n    args: [${join(PROJECT_ROOT, 'tests', 'fixtures', 'many-tools-server.mjs')}]\n    description: the inventory system\n`;
     const { profile } = tempProject({ servers: MATH_SERVER_YAML + builtIn('documents') + builtIn('websearch') + inventory });
-    const run = await runCli(['--profile', profile, '--json', 'ask', 'What is 2^10?'], { env: ollamaEnv(ollama.url) });
+    // 60 tools are past the tool-search threshold, so the catalogue is a short index: the background makes the prompt long.
+    const question = `What is 2^10? Background: ${'The inventory system keeps records of every shelf and supplier. '.repeat(150)}`;
+    const run = await runCli(['--profile', profile, '--json', 'ask', question], { env: ollamaEnv(ollama.url) });
     expect(resultOf(run)).toMatchObject({ status: 'answered', answer: '1024' });
     const sent = decisions[0]!.sentBody;
     const sentChars = (sent.messages as Array<{ content: string }>).map((m) => m.content).join('\n').length;

@@ -138,7 +138,12 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
         }
         case 'tool_call': {
           const { record } = data;
-          if (data.phase === 'start') {
+          // A repeated start carries the server's progress: the pending line shows it.
+          const open = data.phase === 'start' && record.progress ? pending.find((c) => c.dataset.tool === record.tool) : undefined;
+          if (open) {
+            const { progress, total, message } = record.progress;
+            open.textContent = `${callText({ ...record, ms: undefined })} · ${total !== undefined ? `${progress}/${total}` : progress}${message ? ` ${message}` : ''}`;
+          } else if (data.phase === 'start') {
             const call = target().appendChild(el('div', 'call pending', callText({ ...record, ms: undefined })));
             call.dataset.tool = record.tool;
             pending.push(call);

@@ -1,0 +1,53 @@
+// The client under test for the MCP conformance suite's client scenarios (a documented check, docs/mcp-client.md):
+// Cortex-R's own MultiMcp, OAuth sign-in and elicitation, built (npm run build), against the URL the suite appends.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MultiMcp } from '../dist/src/mcp/multi-mcp.js';
+import { login } from '../dist/src/mcp/oauth/login.js';
+import { OAuthStore } from '../dist/src/mcp/oauth/store.js';
+
+const url = process.argv[2];
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+const oauth = {
+  ...(context.client_id ? { clientId: context.client_id } : {}),
+  ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+  ...(context.private_key_pem ? { privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } : {}),
+  ...(/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? '') ? { grantType: 'client_credentials' } : {}),
+};
+const spec = { id: 'conformance', transport: 'http', url, command: '', args: [], cwd: process.cwd(), env: {}, description: '', capabilities: [], ...(Object.keys(oauth).length ? { oauth } : {}) };
+const store = new OAuthStore(join(mkdtempSync(join(tmpdir(), 'cortex-conformance-')), 'oauth'));
+// A person who accepts every form as offered (its defaults), as the elicitation scenario expects.
+const elicit = async (request) =>
+  request.mode === 'form'
+    ? { action: 'accept', content: Object.fromEntries(Object.entries(request.fields).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default])) }
+    : { action: 'accept' };
+
+async function connect() {
+  const multi = await MultiMcp.start([spec], { oauthStore: store, elicit });
+  return { multi, status: multi.statuses()[0] };
+}
+
+// The suite's authorization server approves at once: following its redirect is the person signing in.
+const signIn = () => login(spec, store, { open: async (u) => void (await fetch(u, { redirect: 'follow' })), say: (line) => console.error(line) });
+let { multi, status } = await connect();
+if (status.state === 'failed' && /sign in/.test(status.error ?? '')) {
+  await multi.close();
+  await signIn();
+  ({ multi, status } = await connect());
+}
+console.error(`state: ${status.state} ${status.error ?? ''} tools: ${status.tools.join(', ')}`);
+for (const tool of multi.listTools()) {
+  const call = () => multi.callTool(tool.server, tool.remoteName, tool.name === 'add_numbers' ? { a: 2, b: 3 } : {});
+  let res = await call().catch((err) => ({ error: String(err) }));
+  // A tool that needs more access (403 insufficient_scope): the person signs in again, as the message says.
+  if (/sign in/.test(res.error ?? '')) {
+    await multi.close();
+    await signIn();
+    ({ multi } = await connect());
+    res = await call().catch((err) => ({ error: String(err) }));
+  }
+  console.error(tool.name, JSON.stringify(res).slice(0, 200));
+}
+await multi.close();
+process.exit(status.state === 'ready' ? 0 : 1);

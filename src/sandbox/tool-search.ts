@@ -1,0 +1,108 @@
+// Tool search from inside solve(): `mcp.search_tools(query)` and `mcp.describe_tool(name)` answer from the run's
+// catalogue on the host, as data, so hundreds of signatures need not be in the prompt (Cloudflare's codemode idea).
+import type { ToolInfo } from '../mcp/types.js';
+import { shortenAtWord, toolSignature } from './catalogue.js';
+
+/** Matches returned when the code gives no limit, and the most it may ask for. */
+export const DEFAULT_SEARCH_RESULTS = 10;
+export const MAX_SEARCH_RESULTS = 25;
+/** Description length in a search result (describe_tool gives it whole). */
+const MAX_RESULT_DESCRIPTION_CHARS = 200;
+/** Longest query looked at; past it the words are ignored. */
+const MAX_QUERY_CHARS = 500;
+
+/** One search hit: enough to choose and call the tool. */
+export interface ToolMatch {
+  name: string;
+  server: string;
+  description: string;
+  /** How to call it, e.g. `tools.add({a: number, b: number}): Promise<number>`. */
+  signature: string;
+}
+
+/** Words of a name or text: `get_weatherForecast-v2` → get, weather, forecast, v2. */
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
+}
+
+/** A crude stem, so "numbers" finds "number" and "adding" finds "add". */
+function stem(word: string): string {
+  return word.replace(/(ing|ers|er|es|s|ed)$/, '') || word;
+}
+
+/**
+ * The tools best matching `query`, best first: a query word in the tool's name counts three times one in its
+ * description or server id; words are compared by stem and by prefix. Ties keep catalogue order. An empty query
+ * lists the first tools.
+ */
+export function searchTools(tools: readonly ToolInfo[], query: string, limit = DEFAULT_SEARCH_RESULTS): ToolMatch[] {
+  const count = Math.min(Math.max(1, Math.floor(Number.isFinite(limit) ? limit : DEFAULT_SEARCH_RESULTS)), MAX_SEARCH_RESULTS);
+  const terms = [...new Set(words(query.slice(0, MAX_QUERY_CHARS)).map(stem))];
+  const scored = tools.map((tool, index) => {
+    if (terms.length === 0) return { tool, index, score: 1 };
+    const nameWords = words(tool.name).map(stem);
+    const textWords = [...words(tool.description), ...words(tool.server)].map(stem);
+    let score = 0;
+    for (const term of terms) {
+      if (nameWords.some((w) => w === term)) score += 3;
+      else if (nameWords.some((w) => w.startsWith(term) || term.startsWith(w))) score += 2;
+      if (textWords.some((w) => w === term)) score += 1;
+      else if (term.length > 3 && textWords.some((w) => w.startsWith(term))) score += 0.5;
+    }
+    return { tool, index, score };
+  });
+  return scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, count)
+    .map(({ tool }) => ({
+      name: tool.name,
+      server: tool.server,
+      description: shortenAtWord(tool.description.replace(/\s+/g, ' ').trim(), MAX_RESULT_DESCRIPTION_CHARS),
+      signature: toolSignature(tool),
+    }));
+}
+
+/** Everything about one tool, by its offered name (or `<server>.<tool>`); null when there is none. */
+export function describeTool(
+  tools: readonly ToolInfo[],
+  name: string,
+): (ToolMatch & { input_schema: Record<string, unknown>; output_schema?: Record<string, unknown>; read_only?: boolean }) | null {
+  const tool = tools.find((t) => t.name === name) ?? tools.find((t) => `${t.server}.${t.remoteName}` === name);
+  if (!tool) return null;
+  return {
+    name: tool.name,
+    server: tool.server,
+    description: tool.description,
+    signature: toolSignature(tool),
+    input_schema: tool.inputSchema,
+    ...(tool.outputSchema ? { output_schema: tool.outputSchema } : {}),
+    ...(tool.annotations?.readOnlyHint !== undefined ? { read_only: tool.annotations.readOnlyHint } : {}),
+  };
+}
+
+/**
+ * The proxy's answer to `mcp.search_tools(query, limit?)` (mode `search`, `name` the query) and
+ * `mcp.describe_tool(name)` (mode `describe`): a JSON reply `{ok: true, value}`, or a tool error for an unknown name.
+ * Not tool calls: nothing leaves the host, and the call cap is not charged.
+ */
+export function lookUpTools(tools: readonly ToolInfo[], name: string, argsJson: string, mode: 'search' | 'describe'): string {
+  if (mode === 'search') {
+    let limit = DEFAULT_SEARCH_RESULTS;
+    try {
+      const first = (JSON.parse(argsJson) as unknown[])[0];
+      if (typeof first === 'number') limit = first;
+    } catch {
+      // A limit that is not a number is ignored.
+    }
+    return JSON.stringify({ ok: true, value: searchTools(tools, name, limit) });
+  }
+  const found = describeTool(tools, name);
+  if (found) return JSON.stringify({ ok: true, value: found });
+  const near = searchTools(tools, name, 3).map((m) => m.name);
+  return JSON.stringify({ ok: false, kind: 'tool_error', message: `No tool named "${name.slice(0, 200)}".${near.length ? ` Closest: ${near.join(', ')}.` : ''} Find tools with mcp.search_tools("what you need").` });
+}

@@ -1,0 +1,42 @@
+// `cortex servers test` on a server with a destructive tool: only read-only tools unless --all, and then only as `ask` would allow.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { runCli } from '../cli/run-cli.js';
+
+const SERVER = join(PROJECT_ROOT, 'tests', 'fixtures', 'destructive-server.mjs');
+let profile: string;
+let marker: string;
+beforeEach(() => {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-danger-'));
+  marker = join(dir, 'reset-called');
+  profile = join(dir, 'profiles.yaml');
+  writeFileSync(profile, `paths:\n  cache: ${join(dir, 'cache')}\nmcp_servers:\n  - id: danger\n    command: ${process.execPath}\n    args: [${SERVER}]\n    env: {DANGER_MARKER: ${marker}}\n    timeout: 30\n`);
+});
+
+describe('cortex servers test with a destructive tool', () => {
+  it('calls only the read-only tools, fills a required property from its schema default, and skips the destructive one', async () => {
+    const run = await runCli(['--profile', profile, 'servers', 'test', 'danger']);
+    expect(run.stdout).toMatch(/pass\s+status/);
+    expect(run.stdout).toMatch(/pass\s+greet .*\{"name":"world"\} → .*hello world/);
+    expect(run.stdout).toMatch(/skipped\s+reset_all .*not marked read-only.*--all/);
+    expect(run.stdout).toContain('2 passed, 0 failed, 0 untested, 1 skipped');
+    expect(run.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('with --all and nobody to ask, refuses the destructive call as ask would', async () => {
+    const run = await runCli(['--profile', profile, 'servers', 'test', 'danger', '--all', '--json']);
+    const reset = JSON.parse(run.stdout).tools.find((t: { tool: string }) => t.tool === 'reset_all');
+    expect(reset).toMatchObject({ status: 'skipped', detail: expect.stringMatching(/nobody can be asked/) });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('with --all --yes, calls it', async () => {
+    const run = await runCli(['--profile', profile, '--yes', 'servers', 'test', 'danger', '--all']);
+    expect(run.stdout).toMatch(/pass\s+reset_all/);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
