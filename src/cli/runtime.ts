@@ -10,6 +10,7 @@ import type { LlmClient } from '../llm/types.js';
 import { createApprovalGate, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
+import { terminalElicit } from '../mcp/terminal-elicit.js';
 import type { ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
@@ -97,6 +98,8 @@ export class Runtime {
     const multi = MultiMcp.launch(config.servers, {
       ...(await multiMcpOptions(config)),
       onFailure: (_id, reason) => out.error(`warning: ${reason}`),
+      // A server's questions (elicitation) go to the person through the same line reader as approvals; without one they are declined.
+      ...(interaction.ask ? { elicit: terminalElicit({ ask: interaction.ask, output: process.stderr }) } : {}),
       ...(options.lazyServers ? { lazy: true } : {}),
     });
     const approve = createApprovalGate({

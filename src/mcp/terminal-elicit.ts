@@ -7,9 +7,13 @@ import { openBrowser } from './oauth/open-browser.js';
 /** Tries per field before the form is given up as cancelled (a person typing "abc" for a number forever). */
 const MAX_TRIES_PER_FIELD = 3;
 
-/** Where the questions go and the answers come from; `open` sends the person to a URL (default: their browser). */
+/**
+ * Where the questions go and the answers come from: `ask` (the REPL's or `ask`'s own line reader, null when no
+ * answer came), else a reader made on `input`; `open` sends the person to a URL (default: their browser).
+ */
 export interface TerminalElicitOptions {
-  input: Readable;
+  input?: Readable;
+  ask?: (question: string, signal: AbortSignal) => Promise<string | null>;
   output: Writable;
   open?: (url: string) => void;
 }
@@ -18,10 +22,15 @@ export interface TerminalElicitOptions {
  * An Elicit that asks on a terminal: the server and its message first, then `y` to answer (anything else
  * declines); each form field on its own line with its default in brackets; a URL is shown whole and opened only on `y`.
  */
-export function terminalElicit({ input, output, open = openBrowser }: TerminalElicitOptions): Elicit {
+export function terminalElicit({ input, ask: askLine, output, open = openBrowser }: TerminalElicitOptions): Elicit {
   return async (request, { signal }) => {
-    const rl = createInterface({ input, output, terminal: false });
-    const ask = (q: string) => rl.question(q, { signal });
+    const rl = askLine || !input ? undefined : createInterface({ input, output, terminal: false });
+    const ask = async (q: string): Promise<string> => {
+      const answer = askLine ? await askLine(q, signal) : rl ? await rl.question(q, { signal }) : null;
+      // No answer (the input ended, or the run was cancelled) declines like an empty line would.
+      if (answer === null) throw new NoAnswer();
+      return answer;
+    };
     try {
       output.write(`\nThe MCP server "${request.server}" asks: ${request.message}\n`);
       if (request.mode === 'url') {
@@ -40,15 +49,18 @@ export function terminalElicit({ input, output, open = openBrowser }: TerminalEl
       }
       return { action: 'accept', content };
     } catch (err) {
-      if (signal.aborted) return { action: 'cancel' };
+      if (signal.aborted || err instanceof NoAnswer) return { action: 'cancel' };
       throw err;
     } finally {
-      rl.close();
+      rl?.close();
     }
   };
 }
 
 const CANCELLED = Symbol('cancelled');
+
+/** The person gave no answer at all. */
+class NoAnswer extends Error {}
 
 async function askField(
   ask: (q: string) => Promise<string>,
