@@ -7,6 +7,8 @@ import { createStatusLine } from './status-line.js';
 
 /** Longest argument preview shown for a tool call. */
 const MAX_ARGS_PREVIEW_CHARS = 80;
+/** Longest tool error shown on a call's line. */
+const MAX_ERROR_PREVIEW_CHARS = 160;
 /** How often the spinner line is redrawn on a terminal: often enough that the seconds visibly count. */
 export const SPINNER_INTERVAL_MS = 120;
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -22,8 +24,15 @@ export function progressText({ progress, total, message }: { progress: number; t
   return message ? `${count} ${message.slice(0, MAX_ARGS_PREVIEW_CHARS)}` : count;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A tool's error as a person needs it: its first sentence (what follows is often advice written for the model). */
+function firstSentence(text: string): string {
+  const end = text.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? text.slice(0, end + 1) : text;
+  return sentence.length <= MAX_ERROR_PREVIEW_CHARS ? sentence : `${sentence.slice(0, MAX_ERROR_PREVIEW_CHARS - 1)}…`;
 }
 
 function stageLabel(event: { stage: 'perception' | 'decision'; step: number }): string {
@@ -38,7 +47,7 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'perceived':
       return `servers: ${event.servers.join(', ') || '(none)'}${event.fallback ? ' (all of them: the model made no usable choice)' : ''}`;
     case 'planning':
-      return `step ${event.step} of ${event.maxSteps}: planning${event.lifelinesLeft > 0 ? ` (${plural(event.lifelinesLeft, 'retry')} left)` : ' (last try)'}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
+      return `step ${event.step} of ${event.maxSteps}: planning${event.lifelinesLeft > 0 ? ` (${plural(event.lifelinesLeft, 'retry', 'retries')} left)` : ' (last try)'}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
     case 'running':
       return 'running the plan';
     case 'tool_call':
@@ -46,7 +55,7 @@ export function describeEvent(event: AgentEvent): string | null {
       if (event.record.summarised !== undefined) return event.phase === 'end' ? `  ✗ ${event.record.error ?? ''} (${event.record.tool})` : null;
       return event.phase === 'start'
         ? `  → ${event.record.tool}(${preview(event.record.args)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
-        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record.args)}) ${event.record.ms} ms${event.record.error ? `: ${event.record.error}` : ''}`;
+        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record.args)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error)}` : ''}`;
     case 'outcome':
       return event.outcome === 'final_answer'
         ? `step ${event.step}: answered`
@@ -92,10 +101,11 @@ export function createProgress(out: Output, { now = () => performance.now() }: P
     const figures = activity.model ? ` · ${activity.model} · ${seconds} s${activity.tokens ? ` · ${activity.tokens} tokens` : ''}` : '';
     status.transient(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${activity.label}${figures}`);
   };
-  const begin = (label: string, model?: string) => {
+  /** Shows what is happening now; without a terminal, as a line unless `plain` is false (a line that follows says it). */
+  const begin = (label: string, model?: string, plain = true) => {
     activity = { label, ...(model ? { model } : {}), since: now(), tokens: 0 };
     if (!out.tty) {
-      status.transient(label + (model ? ` (${model})` : ''));
+      if (plain) status.transient(label + (model ? ` (${model})` : ''));
       return;
     }
     render();
@@ -113,6 +123,7 @@ export function createProgress(out: Output, { now = () => performance.now() }: P
     if (!show) return;
     switch (event.type) {
       case 'perceiving':
+        return begin(describeEvent(event)!, undefined, false);
       case 'running':
         return begin(describeEvent(event)!);
       case 'llm_start':
@@ -144,7 +155,7 @@ export function createProgress(out: Output, { now = () => performance.now() }: P
       case 'tool_call': {
         const text = describeEvent(event);
         if (text === null) return;
-        if (event.phase === 'start') return begin(text.trim());
+        if (event.phase === 'start') return begin(text.trim(), undefined, false);
         stop();
         return stay(event.record.ok ? text.replace('✓', style.green('✓')) : style.red(text));
       }
