@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
 import type { RuntimeOptions } from './cli/runtime.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
+import { ignoreAbandonedAborts } from './cli/abandoned-aborts.js';
 import { createOutput, type Output } from './cli/output.js';
 import { errorResultJson } from './cli/result-json.js';
 import { CortexError, errorMessage } from './errors.js';
@@ -168,6 +169,7 @@ function askOptions({ record, replay, continue: latest }: AskFlags): RuntimeOpti
 }
 
 async function main(argv: string[]): Promise<number> {
+  ignoreAbandonedAborts();
   let exitCode: number = EXIT.ok;
   let out = createOutput({});
   const program = buildProgram(async (action) => {

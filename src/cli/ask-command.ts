@@ -29,13 +29,7 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
     if (cancel.signal.aborted) process.exit(EXIT_INTERRUPTED);
     cancel.abort();
   };
-  // Work abandoned by the cancel (an LLM request's stream) may still reject with the abort's reason, unobserved;
-  // that is the cancel itself, not a crash. Anything else unhandled stays fatal.
-  const onUnhandled = (reason: unknown) => {
-    if (reason !== cancel.signal.reason || !cancel.signal.aborted) throw reason;
-  };
   process.on('SIGINT', onSigint);
-  process.on('unhandledRejection', onUnhandled);
   let runtime: Runtime | undefined;
   try {
     const question = await questionOf(words, out);
@@ -67,7 +61,6 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
   } finally {
     process.off('SIGINT', onSigint);
     await runtime?.close();
-    process.off('unhandledRejection', onUnhandled);
   }
 }
 
