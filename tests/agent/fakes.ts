@@ -1,5 +1,10 @@
 // Hand-written fakes for agent tests: a scripted Sandbox, a recording ToolCaller, sample servers and tools.
+import { runAgent } from '../../src/agent/loop.js';
+import type { AgentEvent, AgentOptions } from '../../src/agent/types.js';
+import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
 import type { ServerSummary } from '../../src/mcp/types.js';
+import { SessionMemory } from '../../src/memory/session-memory.js';
+import { Trace } from '../../src/memory/trace.js';
 import type { ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';
 import type { Sandbox, SandboxResult, SandboxRunOptions, ToolCallRecord } from '../../src/sandbox/types.js';
 
@@ -86,4 +91,32 @@ export function catalogueSection(prompt: string): string {
   const end = prompt.indexOf('## How solve() runs');
   if (start < 0 || end < start) throw new Error('no catalogue section in the prompt');
   return prompt.slice(start, end);
+}
+
+/** A run of the agent loop on scripted parts: the model's turns, the sandbox's results, a memory under `baseDir`. */
+export function setupRun(baseDir: string, turns: ScriptedTurn[], sandboxTurns: SandboxTurn[], overrides: Partial<AgentOptions> = {}) {
+  const llm = new ScriptedLlm({ turns, usage: { promptTokens: 10, completionTokens: 4 } });
+  const sandbox = new FakeSandbox(sandboxTurns);
+  const caller = new FakeToolCaller();
+  const memory = overrides.memory ?? SessionMemory.create({ baseDir });
+  const trace = new Trace(memory.tracePath);
+  const events: AgentEvent[] = [];
+  const options: AgentOptions = {
+    query: 'Add 2 and 3',
+    llm,
+    servers: SERVERS,
+    tools: TOOLS,
+    caller,
+    sandbox,
+    sandboxLimits: { maxToolCalls: 4 },
+    strategy: 'conservative',
+    maxSteps: 3,
+    maxLifelinesPerStep: 2,
+    memoryFallbackEnabled: false,
+    memory,
+    trace,
+    onEvent: (event) => events.push(event),
+    ...overrides,
+  };
+  return { llm, sandbox, caller, memory, trace, events, run: () => runAgent(options) };
 }

@@ -2,16 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runAgent } from '../../src/agent/loop.js';
 import type { SandboxResult } from '../../src/sandbox/types.js';
 import { MAX_NEWEST_RESULT_CHARS } from '../../src/agent/decision.js';
-import type { AgentEvent, AgentOptions } from '../../src/agent/types.js';
+import type { AgentOptions } from '../../src/agent/types.js';
 import { LlmRequestError } from '../../src/errors.js';
-import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import type { ScriptedTurn } from '../../src/llm/scripted-llm.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';
-import { Trace } from '../../src/memory/trace.js';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
-import { call, catalogueSection, errorResult, FakeSandbox, FakeToolCaller, okResult, perceptionJson, plan, SERVERS, TOOLS, type SandboxTurn } from './fakes.js';
+import { call, catalogueSection, errorResult, okResult, perceptionJson, plan, setupRun, TOOLS, type SandboxTurn } from './fakes.js';
 
 let baseDir: string;
 
@@ -23,32 +20,7 @@ afterEach(async () => {
   await rm(baseDir, { recursive: true, force: true });
 });
 
-function setup(turns: ScriptedTurn[], sandboxTurns: SandboxTurn[], overrides: Partial<AgentOptions> = {}) {
-  const llm = new ScriptedLlm({ turns, usage: { promptTokens: 10, completionTokens: 4 } });
-  const sandbox = new FakeSandbox(sandboxTurns);
-  const caller = new FakeToolCaller();
-  const memory = overrides.memory ?? SessionMemory.create({ baseDir });
-  const trace = new Trace(memory.tracePath);
-  const events: AgentEvent[] = [];
-  const options: AgentOptions = {
-    query: 'Add 2 and 3',
-    llm,
-    servers: SERVERS,
-    tools: TOOLS,
-    caller,
-    sandbox,
-    sandboxLimits: { maxToolCalls: 4 },
-    strategy: 'conservative',
-    maxSteps: 3,
-    maxLifelinesPerStep: 2,
-    memoryFallbackEnabled: false,
-    memory,
-    trace,
-    onEvent: (event) => events.push(event),
-    ...overrides,
-  };
-  return { llm, sandbox, caller, memory, trace, events, run: () => runAgent(options) };
-}
+const setup = (turns: ScriptedTurn[], sandboxTurns: SandboxTurn[], overrides: Partial<AgentOptions> = {}) => setupRun(baseDir, turns, sandboxTurns, overrides);
 
 async function traceLines(path: string): Promise<Array<Record<string, unknown>>> {
   return (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -369,38 +341,5 @@ describe('runAgent', () => {
   it('refuses limits outside their bounds', async () => {
     await expect(setup([], [], { maxSteps: 0 }).run()).rejects.toThrow(/max_steps/);
     await expect(setup([], [], { maxLifelinesPerStep: Infinity }).run()).rejects.toThrow(/max_lifelines_per_step/);
-  });
-  it('shows a person what the model said and one plain diagnosis when its reply is refused, never the instruction for the model', async () => {
-    const prose = '<think>\nMaybe I should just explain.\n</think>\nI cannot compute this without more context about the numbers you mean.';
-    // The sandbox refuses as the real one does: prepareCode before anything runs.
-    const refuse = (options: { code: string }) => {
-      const prepared = prepareCode(options.code);
-      return prepared.ok ? okResult('FINAL_ANSWER: 5') : { ok: false as const, error: prepared.error, logs: [], calls: [], ms: 1 };
-    };
-    const { events, run } = setup([perceptionJson(['math']), prose, plan('return "FINAL_ANSWER: 5";')], [refuse, refuse], { maxLifelinesPerStep: 1 });
-    const result = await run();
-    const refused = events.find((e) => e.type === 'outcome' && e.outcome !== 'final_answer');
-    expect(refused).toMatchObject({
-      type: 'outcome',
-      said: 'I cannot compute this without more context about the numbers you mean.',
-      diagnosis: 'The model answered in words, without code to run or a final answer.',
-    });
-    // detail stays the feedback written for the model (it is what the retry prompt carries).
-    expect(refused).toMatchObject({ detail: expect.stringContaining('Reply with one ```javascript block') });
-    expect(result.steps[0]).toMatchObject({ code: '', reply: prose, outcome: 'sandbox_error', diagnosis: 'The model answered in words, without code to run or a final answer.' });
-    expect(result).toMatchObject({ status: 'answered', answer: '5' });
-  });
-
-  it('gives up with plain diagnoses, not the feedback written for the model', async () => {
-    const refuse = (options: { code: string }) => {
-      const prepared = prepareCode(options.code);
-      return prepared.ok ? okResult('undefined') : { ok: false as const, error: prepared.error, logs: [], calls: [], ms: 1 };
-    };
-    const { run } = setup([perceptionJson(['math']), '```python\nprint(add(2, 3))\n```', 'ok'], [refuse, refuse], { maxLifelinesPerStep: 1 });
-    const result = await run();
-    expect(result.status).toBe('gave_up');
-    expect(result.reason).toContain('The model wrote Python; only JavaScript can run.');
-    expect(result.reason).toContain('The model answered in words, without code to run or a final answer.');
-    expect(result.reason).not.toMatch(/Reply with one|send the whole/);
   });
 });

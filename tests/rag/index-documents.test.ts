@@ -1,14 +1,11 @@
-// The indexer with real faiss files: incremental runs, deletions, rebuilds, failures and the lock.
-import { spawnSync } from 'node:child_process';
+// The indexer with real faiss files: incremental runs, deletions, rebuilds and failures (the lock: index-lock.test.ts).
 import { createHash } from 'node:crypto';
 import { readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
-import { IndexLockedError } from '../../src/rag/errors.js';
 import {
   EXTRACTION_LOOKAHEAD_BYTES,
   EXTRACTION_LOOKAHEAD_FILES,
@@ -17,7 +14,6 @@ import {
   type IndexDocumentsOptions,
   type IndexProgress,
 } from '../../src/rag/index/index-documents.js';
-import { acquireIndexLock, INDEX_LOCK_FILE } from '../../src/rag/index/index-lock.js';
 import { readIndexStore } from '../../src/rag/index/index-store.js';
 import { bm25Search, vectorSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
@@ -316,46 +312,6 @@ describe('indexDocuments', () => {
     expect(result.status === 'ok' && result.store.vectorsStored).toBe(false);
     expect(extractor.calls).toEqual([]);
     expect(await run({ vectorWeight: 0 })).toMatchObject({ changed: false });
-  });
-});
-
-describe('the index lock', () => {
-  it('keeps a second indexer out while the first holds it, and lets it in afterwards', async () => {
-    const lock = await acquireIndexLock(folders.indexDir);
-    await expect(run()).rejects.toBeInstanceOf(IndexLockedError);
-    await expect(run()).rejects.toThrow(/being updated by another process \(pid \d+ .*this process/);
-    await lock.release();
-    expect((await run()).added).toBe(3);
-  });
-
-  it('keeps a concurrent indexer out while a run is in progress', async () => {
-    let second: Promise<unknown> | undefined;
-    await run({
-      onProgress: (event) => {
-        if (event.phase === 'scanned') second = run().then(() => 'ran', (err: unknown) => err);
-      },
-    });
-    expect(await second).toBeInstanceOf(IndexLockedError);
-  });
-
-  it('takes over a lock left by a process that is gone', async () => {
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    await run();
-    await writeFile(join(folders.indexDir, INDEX_LOCK_FILE), JSON.stringify({ pid: dead, host: hostname(), token: 'old', started_at: 'then' }));
-    expect((await run()).skipped).toBe(3);
-    await expect(stat(join(folders.indexDir, INDEX_LOCK_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
-  it('takes over a lock with our pid that this process never took (an earlier process with the same pid)', async () => {
-    await run();
-    await writeFile(join(folders.indexDir, INDEX_LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), token: 'earlier', started_at: 'then' }));
-    expect((await run()).skipped).toBe(3);
-  });
-
-  it('respects a fresh unreadable lock (another process mid-write)', async () => {
-    await run();
-    await writeFile(join(folders.indexDir, INDEX_LOCK_FILE), '');
-    await expect(run()).rejects.toBeInstanceOf(IndexLockedError);
   });
 });
 
