@@ -84,7 +84,8 @@ export interface ProgressOptions {
 /** Returns the onEvent handler for runAgent, writing to stderr as the output mode allows. */
 export function createProgress(out: Output, { now = () => performance.now() }: ProgressOptions = {}): { onEvent: (event: AgentEvent) => void; done: () => void } {
   const status = createStatusLine(out);
-  const show = out.verbose || (!out.quiet && !out.json);
+  // With --json, stdout holds the one object and progress still goes to stderr; only -q silences it.
+  const show = out.verbose || !out.quiet;
   const style = out.err;
   /** What the spinner line says, and since when the model has been working on it. */
   let activity: { label: string; model?: string; since: number; tokens: number } | undefined;

@@ -1,4 +1,4 @@
-// Progress on stderr: one line rewritten in place on a TTY, plain lines otherwise; silent with --quiet or --json.
+// Progress on stderr: one line rewritten in place on a TTY, plain lines otherwise; silent with --quiet.
 import type { Output } from './output.js';
 
 export interface StatusLine {
@@ -11,7 +11,7 @@ export interface StatusLine {
 }
 
 export function createStatusLine(out: Output): StatusLine {
-  const show = out.verbose || (!out.quiet && !out.json);
+  const show = out.verbose || !out.quiet;
   let shown = false;
   const clear = () => {
     if (shown) process.stderr.write('\r\x1b[K');

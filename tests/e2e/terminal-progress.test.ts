@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { heldStream, ollamaChatReply, ollamaChunk, ollamaDone, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { cortexInPty, type PtySession } from '../helpers/pty.js';
+import { resultOf, runCli } from '../cli/run-cli.js';
 import { PERCEPTION_JSON, isPerception, ollamaEnv, tempProject } from './ask-harness.js';
 
 const TERMINAL_TEST_TIMEOUT_MS = 120_000;
@@ -71,6 +72,29 @@ describe('progress at a terminal with a slow model', () => {
       expect(await session.exited).toBe(0);
       // The request's figures follow it.
       expect(session.output()).toMatch(/decision: qwen2\.5-coder:7b, [\d.]+ s, \d+ tokens in, 40 out/);
+    },
+    TERMINAL_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'gives a --json consumer the one object on stdout and the progress, retries included, as plain lines on stderr',
+    async () => {
+      let decisions = 0;
+      server = await startFakeOllamaServer({
+        replies: (req) => {
+          if (req.path !== '/api/chat') return undefined;
+          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
+          decisions += 1;
+          if (decisions === 1) return { status: 500, body: { error: 'model runner crashed' } };
+          return ollamaChatReply(PLAN.join(''));
+        },
+      });
+      const { profile } = tempProject();
+      const run = await runCli(['--profile', profile, '--json', 'ask', 'What is 20 plus 22?'], { env: ollamaEnv(server.url) });
+      expect(resultOf(run)).toMatchObject({ status: 'answered', answer: '42' });
+      expect(run.stderr).toMatch(/^writing the plan for step 1 \(qwen2\.5-coder:7b\)$/m);
+      expect(run.stderr).toMatch(/^the model's request failed \(HTTP 500\); retrying \(2\/4\) in \d+ s$/m);
+      expect(run.stderr).toMatch(/^  ✓ add\(\{"a":20,"b":22\}\) \d+ ms$/m);
     },
     TERMINAL_TEST_TIMEOUT_MS,
   );
