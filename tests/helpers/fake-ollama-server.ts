@@ -168,7 +168,12 @@ async function send(res: ServerResponse, reply: FakeReply): Promise<void> {
     for await (const frame of reply.frames) {
       if (res.destroyed || res.writableEnded) return;
       // Wait for the client to read (backpressure), unless it went away.
-      if (!res.write(frame)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(frame)) {
+        // The listener of the wait that lost is removed, so a long stream does not pile them up.
+        const done = new AbortController();
+        await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]).catch(() => undefined);
+        done.abort();
+      }
     }
     if (reply.cutAfterFrames) {
       // Let what was written reach the client before the cut.
