@@ -18,6 +18,7 @@ export const REPL_HELP = [
   '  /clear          clear the screen',
   '  /exit           quit (or Ctrl-D)',
   'Ctrl-C cancels a running question, or clears the line.',
+  'Up/Down walk the earlier questions (kept between runs); Ctrl-R searches them as you type (Ctrl-R again: older).',
 ].join('\n');
 
 /** What the REPL counts for /stats. */

@@ -1,5 +1,5 @@
 // `cortex` with no command: a REPL. One session until /new; a model failure is shown and the REPL goes on;
-// Ctrl-C cancels the current question or clears the line; Ctrl-D or /exit quits.
+// Ctrl-C cancels the current question or clears the line; Ctrl-R searches the history; Ctrl-D or /exit quits.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,6 +11,7 @@ import { promptLine } from '../mcp/prompt-line.js';
 import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
+import { attachHistorySearch } from './history-search.js';
 import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
 import { MessageAssembler, readInput } from './repl-input.js';
@@ -55,6 +56,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     else if (key?.name === 'paste-end') pasting = false;
   };
   if (terminal) {
+    attachHistorySearch(rl);
     process.stdin.on('keypress', onKey);
     process.stdout.write('\x1b[?2004h');
   }
