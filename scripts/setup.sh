@@ -58,7 +58,7 @@ case "$status" in
 ==> Set-up is complete, but no LLM is reachable, so the sample question was not answered.
     Point Cortex-R at one, then run: node bin/cortex.js ask "What is 2 to the power of 10?"
       Gemini:  export GEMINI_API_KEY=<your key>        (https://aistudio.google.com/apikey)
-      Ollama:  install it (https://ollama.com), then: ollama pull qwen2.5-coder:7b && ollama serve
+      Ollama:  install it (https://ollama.com), start it (ollama serve), then: ollama pull qwen2.5-coder:7b
                (another host: export OLLAMA_HOST=http://host:11434)
 MSG
      ;;

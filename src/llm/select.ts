@@ -149,7 +149,7 @@ export async function resolveTextModel(options: ResolveTextModelOptions): Promis
   }
   throw new LlmUnavailableError(
     `No LLM is available: export GEMINI_API_KEY=<your key> to use Gemini, or install Ollama (https://ollama.com), ` +
-      `run \`ollama pull ${ollamaConfig.model}\` and \`ollama serve\`, or set OLLAMA_HOST to a running server ` +
+      `start it with \`ollama serve\` and then run \`ollama pull ${ollamaConfig.model}\`, or set OLLAMA_HOST to a running server ` +
       `(nothing answered at ${host}).`,
   );
 }
