@@ -120,10 +120,10 @@ describe('a server asking the person during a question under cortex serve (elici
 
     const foreign = await post({ action: 'accept', content: { name: 'Mallory', guests: 9 } }, { origin: 'http://evil.example' });
     expect(foreign.status).toBe(403);
-    expect((await foreign.json()).error.code).toBe('origin_refused');
+    expect((await jsonOf(foreign)).error.code).toBe('origin_refused');
     const wrong = await post({ action: 'accept', content: { name: 'Ada', guests: 'four' } });
     expect(wrong.status).toBe(400);
-    expect((await wrong.json()).error.message).toMatch(/^guests: /);
+    expect((await jsonOf(wrong)).error.message).toMatch(/^guests: /);
 
     expect((await post({ action: 'accept', content: { name: 'Ada', guests: 2 } })).status).toBe(200);
     const all = await rest();
