@@ -1,6 +1,7 @@
 // A tool server asks the person for input mid-question (elicitation) under `cortex serve`: the page streaming the
 // question shows the form and sends the answer back; a question without a page stream is declined.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,9 @@ import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../h
 import { fenced, isPerception, tempProject } from './ask-harness.js';
 import { launchChromium } from './browser.js';
 import { ask, jsonOf, ollamaEnv, parseSse, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
+
+/** Where the screenshot goes: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep it, else a temp folder. */
+const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
 
 const BOOKING_SERVER = `  - id: booking\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/asking-server.mjs'))}]\n    description: Table bookings\n`;
 
@@ -52,7 +56,8 @@ describe('a server asking the person during a question under cortex serve (elici
       replies: (req) => {
         if (req.path !== '/api/chat') return undefined;
         if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'book', entities: [], tool_hint: '', selected_servers: ['booking'] }));
-        return ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.book_table({}); }'));
+        const tool = JSON.stringify(req.body).includes('Pay the bill') ? 'confirm_payment' : 'book_table';
+        return ollamaChatReply(fenced(`async function solve() { return "FINAL_ANSWER: " + await tools.${tool}({}); }`));
       },
     });
     const project = tempProject({ servers: BOOKING_SERVER });
@@ -88,6 +93,7 @@ describe('a server asking the person during a question under cortex serve (elici
     expect(await form.locator('.required').count()).toBe(2);
     await name.fill('Ada');
     await guests.fill('4');
+    await page.screenshot({ path: join(SHOTS_DIR, 'page-elicitation.png') });
     await form.locator('button.accept').click();
     await turn().locator('.answer .markdown', { hasText: 'booked for Ada, 4 guests' }).waitFor();
     expect(await form.locator('.status').textContent()).toBe('Sent.');
@@ -103,6 +109,21 @@ describe('a server asking the person during a question under cortex serve (elici
     await form.locator('button.decline').click();
     await turn().locator('.answer .markdown', { hasText: 'not booked (decline)' }).waitFor();
     expect(await form.locator('.status').textContent()).toBe('Declined.');
+  });
+
+  it('shows a URL request as a link the person opens themselves, never opened for them', async () => {
+    const tabs = browser.pages().length;
+    await page.fill('#question', 'Pay the bill');
+    await page.press('#question', 'Enter');
+    const form = turn().locator('form.elicitation');
+    await form.waitFor();
+    const link = form.locator('a.url');
+    expect(await link.textContent()).toBe('https://pay.example.com/confirm?id=7');
+    expect(await link.getAttribute('href')).toBe('https://pay.example.com/confirm?id=7');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await form.locator('button.accept').click();
+    await turn().locator('.answer .markdown', { hasText: 'payment confirmed (accept)' }).waitFor();
+    expect(browser.pages()).toHaveLength(tabs);
   });
 
   it('declines for a plain JSON question, which has no page to ask on', async () => {

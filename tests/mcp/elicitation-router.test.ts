@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ElicitationRouter, TWO_QUESTIONS_ASKING } from '../../src/mcp/elicitation-router.js';
 import { NOBODY_TO_ASK, type Elicit, type ElicitationRequest } from '../../src/mcp/elicitation.js';
+import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import type { ToolCaller, ToolResult } from '../../src/mcp/types.js';
+import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
+
+let fixture: HttpFixture | undefined;
+let multi: MultiMcp | undefined;
+afterEach(async () => {
+  await multi?.close();
+  await fixture?.close();
+  multi = fixture = undefined;
+});
 
 const form = (server: string): ElicitationRequest => ({ server, mode: 'form', message: 'Who?', fields: { name: { type: 'string' } }, required: ['name'] });
 
@@ -75,5 +85,18 @@ describe('ElicitationRouter', () => {
     expect(await router.elicit(form('booking'), { signal: new AbortController().signal })).toMatchObject({ action: 'decline' });
     question.done();
     expect(ada.seen).toEqual([]);
+  });
+
+  it("routes a real server's request to the calling question, and tells the server why when nobody can answer", async () => {
+    const router = new ElicitationRouter();
+    fixture = await startHttpFixture();
+    multi = await MultiMcp.start([httpSpec('asker', fixture.url)], { elicit: router.elicit });
+    const parsed = (r: ToolResult) => JSON.parse((r.content[0] as { text: string }).text).result;
+    const paged = router.question(multi, person('Ada'));
+    expect(parsed(await paged.caller.callTool('asker', 'ask_user', {}))).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    paged.done();
+    const plain = router.question(multi);
+    expect(parsed(await plain.caller.callTool('asker', 'ask_user', {}))).toEqual({ action: 'decline', _meta: { 'cortex-r/reason': NOBODY_TO_ASK } });
+    plain.done();
   });
 });
