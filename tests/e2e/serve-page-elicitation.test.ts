@@ -24,8 +24,9 @@ async function eventsUntil(response: Response, until: (event: SseEvent) => boole
     const { value, done } = await reader.read();
     if (done) throw new Error(`the stream ended first:\n${text}`);
     text += value;
-    const complete = text.slice(0, text.lastIndexOf('\n\n') + 2);
-    const events = parseSse(complete);
+    const end = text.lastIndexOf('\n\n');
+    // Only whole frames are parsed: a chunk may end mid-frame.
+    const events = end < 0 ? [] : parseSse(text.slice(0, end + 2));
     if (events.some(until)) {
       const rest = async (): Promise<SseEvent[]> => {
         for (;;) {
