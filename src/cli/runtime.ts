@@ -9,6 +9,8 @@ import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
 import { createApprovalGate, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
+import type { Elicit } from '../mcp/elicitation.js';
+import { ElicitationRouter } from '../mcp/elicitation-router.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { terminalElicit } from '../mcp/terminal-elicit.js';
 import type { ServerStatus, ToolCaller } from '../mcp/types.js';
@@ -64,6 +66,11 @@ export interface AskOptions {
   session?: 'new' | { id: string };
   /** A strategy name overriding the Runtime's for this question. */
   strategy?: string;
+  /**
+   * Answers this question's servers' requests for input (`cortex serve`: the page streaming it). Absent: declined
+   * with NOBODY_TO_ASK, unless the Runtime was started with a terminal (`interaction.ask`), which asks there.
+   */
+  elicit?: Elicit;
 }
 
 export class Runtime {
@@ -78,6 +85,8 @@ export class Runtime {
     private readonly strategy: StrategyName,
     /** The approval gate in front of `caller`: told when a question starts, so a "no" holds for one question. */
     private readonly gate: ApprovalGate,
+    /** Sends each server's request for input to the question that caused it. */
+    private readonly router: ElicitationRouter,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -95,11 +104,13 @@ export class Runtime {
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
+    const router = new ElicitationRouter();
     const multi = MultiMcp.launch(config.servers, {
       ...(await multiMcpOptions(config)),
       onFailure: (_id, reason) => out.error(`warning: ${reason}`),
-      // A server's questions (elicitation) go to the person through the same line reader as approvals; without one they are declined.
-      ...(interaction.ask ? { elicit: terminalElicit({ ask: interaction.ask, output: process.stderr }) } : {}),
+      // A server's questions (elicitation) go to the person through the same line reader as approvals; without one,
+      // to the question's own `elicit` (the page), else they are declined.
+      elicit: interaction.ask ? terminalElicit({ ask: interaction.ask, output: process.stderr }) : router.elicit,
       ...(options.lazyServers ? { lazy: true } : {}),
     });
     const approve = createApprovalGate({
@@ -113,7 +124,7 @@ export class Runtime {
     });
     const workers = options.sandboxWorkers ?? 1;
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve);
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router);
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -166,7 +177,7 @@ export class Runtime {
    * question; SessionNotFoundError; UsageError for an unknown strategy or a malformed session id; MemoryError
    * for a corrupt session file; the LLM's errors (see runAgent).
    */
-  async ask(query: string, { onEvent, signal, session: where, strategy }: AskOptions = {}): Promise<AgentRunResult> {
+  async ask(query: string, { onEvent, signal, session: where, strategy, elicit }: AskOptions = {}): Promise<AgentRunResult> {
     const chosen = strategy === undefined ? this.strategy : strategyOf(this.config.profile, strategy);
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
@@ -174,10 +185,12 @@ export class Runtime {
     this.gate.newQuestion();
     let session: SessionMemory | undefined;
     let result: AgentRunResult;
+    const routed = this.router.question(this.caller, elicit);
     try {
       session = await load();
-      result = await this.run(query, session, chosen, onEvent, signal);
+      result = await this.run(query, session, chosen, routed.caller, onEvent, signal);
     } finally {
+      routed.done();
       // The session's last write lands before another question may use it.
       await session?.flush().catch(() => undefined);
       this.busySessions.delete(id);
@@ -204,7 +217,7 @@ export class Runtime {
     };
   }
 
-  private run(query: string, memory: SessionMemory, strategy: StrategyName, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     return runAgent({
       query,
@@ -212,7 +225,7 @@ export class Runtime {
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
       awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal),
-      caller: this.caller,
+      caller,
       sandbox: this.sandbox,
       sandboxLimits: {
         maxToolCalls: sandbox.max_tool_calls_per_plan,

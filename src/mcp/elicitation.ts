@@ -18,8 +18,11 @@ export type ElicitationRequest =
   | { server: string; mode: 'form'; message: string; fields: Record<string, FormField>; required: string[] }
   | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
 
-/** The person's answer: accept (with the form's values), decline, or cancel (dismissed without choosing). */
-export type ElicitationAnswer = { action: 'accept'; content?: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
+/**
+ * The person's answer: accept (with the form's values), decline, or cancel (dismissed without choosing). `reason`
+ * tells the server why when nobody could be asked.
+ */
+export type ElicitationAnswer = { action: 'accept'; content?: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel'; reason?: string };
 
 /**
  * Asks the person. Passed in by whoever has one to ask (the REPL and `ask` on a terminal: terminalElicit(); the
@@ -41,5 +44,6 @@ export function toElicitationRequest(server: string, params: ElicitRequest['para
 export async function answerElicitation(server: string, params: ElicitRequest['params'], elicit: Elicit | undefined, signal: AbortSignal): Promise<ElicitResult> {
   if (!elicit) return { action: 'decline', _meta: { 'cortex-r/reason': NOBODY_TO_ASK } };
   const answer = await elicit(toElicitationRequest(server, params), { signal });
-  return answer.action === 'accept' ? { action: 'accept', ...(answer.content ? { content: answer.content } : {}) } : { action: answer.action };
+  if (answer.action === 'accept') return { action: 'accept', ...(answer.content ? { content: answer.content } : {}) };
+  return { action: answer.action, ...(answer.reason ? { _meta: { 'cortex-r/reason': answer.reason } } : {}) };
 }

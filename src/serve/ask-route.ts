@@ -7,6 +7,7 @@ import type { AskOptions, Runtime } from '../cli/runtime.js';
 import { ApiError, toApiError } from './api-error.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { QuestionSlots, RETRY_AFTER_SECONDS } from './question-slots.js';
+import type { PageElicitations } from './page-elicitations.js';
 import { requireSessionId } from './sessions-route.js';
 import { SseStream } from './sse-stream.js';
 
@@ -24,11 +25,14 @@ function eventData(event: AgentEvent): unknown {
   return event.type === 'result' ? resultJson(event.result) : event;
 }
 
-/** Handles POST /v1/ask for a server whose questions share `runtime` and `slots`. */
+/**
+ * Handles POST /v1/ask for a server whose questions share `runtime` and `slots`. A streamed question's servers may
+ * ask the person for input through `elicitations` (an `elicitation` event); a plain JSON one's are declined.
+ */
 export async function handleAsk(
   req: IncomingMessage,
   res: ServerResponse,
-  { runtime, slots, maxBodyBytes, headers }: { runtime: Runtime; slots: QuestionSlots; maxBodyBytes: number; headers: Record<string, string> },
+  { runtime, slots, elicitations, maxBodyBytes, headers }: { runtime: Runtime; slots: QuestionSlots; elicitations: PageElicitations; maxBodyBytes: number; headers: Record<string, string> },
 ): Promise<void> {
   const parsed = AskBodySchema.safeParse(await readJsonBody(req, maxBodyBytes));
   if (!parsed.success) {
@@ -48,7 +52,7 @@ export async function handleAsk(
   try {
     const session = session_id === undefined ? 'new' : { id: session_id };
     if ((req.headers.accept ?? '').includes('text/event-stream')) {
-      await streamAnswer(res, { runtime, question, session, strategy, signal: controller.signal, headers });
+      await streamAnswer(res, { runtime, elicitations, question, session, strategy, signal: controller.signal, headers });
     } else {
       const result = await runtime.ask(question, { session, strategy, signal: controller.signal });
       if (!res.destroyed) sendJson(res, 200, resultJson(result), headers);
@@ -60,13 +64,14 @@ export async function handleAsk(
 
 async function streamAnswer(
   res: ServerResponse,
-  options: { runtime: Runtime; question: string; session: AskOptions['session']; strategy?: string; signal: AbortSignal; headers: Record<string, string> },
+  options: { runtime: Runtime; elicitations: PageElicitations; question: string; session: AskOptions['session']; strategy?: string; signal: AbortSignal; headers: Record<string, string> },
 ): Promise<void> {
-  const { runtime, question, session, strategy, signal, headers } = options;
+  const { runtime, elicitations, question, session, strategy, signal, headers } = options;
   for (const [key, value] of Object.entries(headers)) res.setHeader(key, value);
   const stream = new SseStream(res);
   try {
-    await runtime.ask(question, { session, strategy, signal, onEvent: (event) => stream.send(event.type, eventData(event)) });
+    const elicit = elicitations.forStream((event, data) => stream.send(event, data), signal);
+    await runtime.ask(question, { session, strategy, signal, elicit, onEvent: (event) => stream.send(event.type, eventData(event)) });
   } catch (err) {
     // Before the first event the answer can still carry a proper status; after it, an `error` event ends the stream.
     if (!stream.open) throw err;

@@ -8,8 +8,9 @@ import { ApiError, internalDetail, toApiError } from './api-error.js';
 import { handleAsk } from './ask-route.js';
 import { passageRoute } from './passages.js';
 import { createDocumentsRoute } from './documents-route.js';
-import { sendError, sendJson } from './http-io.js';
+import { readJsonBody, sendError, sendJson } from './http-io.js';
 import { decodeUrlPart, loggedTarget } from './http-input.js';
+import { PageElicitations } from './page-elicitations.js';
 import { QuestionSlots } from './question-slots.js';
 import { getSessionRoute, listSessionsRoute } from './sessions-route.js';
 import { isPagePath, sendPageFile } from './static-page.js';
@@ -61,6 +62,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
   if (token !== undefined) checkApiToken(token);
   const policy: AccessPolicy = { loopback: isLoopbackHost(host), ...(token ? { token } : {}), allowedOrigins: serve.allowed_origins };
   const slots = new QuestionSlots(serve.max_concurrent);
+  const elicitations = new PageElicitations();
   const documents = createDocumentsRoute({ config, maxUploadBytes: serve.max_upload_bytes });
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
@@ -85,7 +87,12 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     };
     if (path === '/v1/ask') {
       allow('POST');
-      return handleAsk(req, res, { runtime, slots, maxBodyBytes: serve.max_body_bytes, headers });
+      return handleAsk(req, res, { runtime, slots, elicitations, maxBodyBytes: serve.max_body_bytes, headers });
+    }
+    if (path.startsWith('/v1/elicitations/')) {
+      allow('POST');
+      elicitations.answer(decodeUrlPart(path.slice('/v1/elicitations/'.length), 'the request id'), await readJsonBody(req, serve.max_body_bytes));
+      return sendJson(res, 200, { ok: true }, headers);
     }
     if (path === '/v1/sessions') {
       allow('GET');

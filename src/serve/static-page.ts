@@ -38,6 +38,7 @@ const PAGE_FILES: Record<string, [file: string, type: string]> = {
   '/live-steps.js': ['live-steps.js', JS],
   '/history.js': ['history.js', JS],
   '/sources.js': ['sources.js', JS],
+  '/elicitation-form.js': ['elicitation-form.js', JS],
   '/sidebar.js': ['sidebar.js', JS],
   '/dom.js': ['dom.js', JS],
   '/folded-text.js': ['folded-text.js', JS],

@@ -92,6 +92,10 @@ async function ask(question) {
         void loadSessions(session, openSession);
         // Answering may have indexed documents (or failed to): the list shows the index as it is now.
         void loadDocuments();
+      } else if (event === 'elicitation') {
+        turn.elicitation(data);
+      } else if (event === 'elicitation_end') {
+        turn.elicitationEnd(data);
       } else if (event === 'error') {
         ended = true;
         turn.fail(headingFor(data.error?.code), data.error?.message);

@@ -1,5 +1,6 @@
 // One turn of the thread: the question, its steps folded under it (open while it runs), then the answer or what went wrong.
 import { duration, el } from './dom.js';
+import { elicitationForm } from './elicitation-form.js';
 import { liveSteps } from './live-steps.js';
 import { copyButton, renderMarkdown } from './markdown.js';
 import { answerSources } from './sources.js';
@@ -18,13 +19,18 @@ export function createTurn(question, { running = true } = {}) {
   const answer = el('section', 'answer');
   answer.hidden = true;
   answer.setAttribute('aria-live', 'polite');
-  root.append(steps, answer);
+  /** The tool servers' requests for input, by id, shown between the steps and the answer. */
+  const asks = el('div', 'asks');
+  const forms = new Map();
+  root.append(steps, asks, answer);
   const view = liveSteps(list, (text) => {
     if (root.classList.contains('running')) summary.textContent = text || 'Working…';
   });
 
   const settle = (summaryText) => {
     view.dispose();
+    for (const form of forms.values()) form.end('cancel');
+    forms.clear();
     root.classList.remove('running');
     steps.open = false;
     summary.textContent = summaryText;
@@ -34,6 +40,18 @@ export function createTurn(question, { running = true } = {}) {
 
   return {
     root,
+    /** Shows a server's request for input (an `elicitation` event) as a form to answer. */
+    elicitation(data) {
+      const form = elicitationForm(data);
+      forms.set(data.id, form);
+      asks.append(form.root);
+      form.root.querySelector('input, select, button')?.focus();
+    },
+    /** Closes the form of an `elicitation_end` event (answered, declined, or cancelled by the server side). */
+    elicitationEnd(data) {
+      forms.get(data.id)?.end(data.action);
+      forms.delete(data.id);
+    },
     /** Shows one agent event in the steps. */
     event: (type, data) => view.event(type, data),
     /** Shows the run's result (the `result` event's data, or one rebuilt from session memory). */
