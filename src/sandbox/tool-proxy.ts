@@ -36,8 +36,8 @@ export interface ToolProxyOptions {
   signal: AbortSignal;
   onToolCall?: SandboxRunOptions['onToolCall'];
   /**
-   * Stops the run's clock while the user is asked to approve a call (a person may take longer than the
-   * plan's time limit); returns the function that restarts it. See runOnWorker().
+   * Stops the run's clock while the user is asked to approve a call, or a server waits for their answer (a person
+   * may take longer than the plan's time limit); returns the function that restarts it. See runOnWorker().
    */
   pauseDeadline?: () => () => void;
 }
@@ -173,7 +173,7 @@ export class ToolProxy {
     args: Record<string, unknown>,
     server: string | null,
     started: number,
-    call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
+    call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void; onWaitingForUser: () => () => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
   ): Promise<ToolReply> {
     const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
@@ -194,7 +194,16 @@ export class ToolProxy {
         callEnded?.extend();
         this.emit('start', Object.assign(record, { progress }));
       };
-      const answer = await abortable(call({ signal, timeoutMs, onProgress }, record), signal);
+      // While the server waits for the person (elicitation) neither this call's clock nor the run's runs.
+      const onWaitingForUser = () => {
+        const resumeCall = callEnded?.pause();
+        const resumeRun = this.options.pauseDeadline?.();
+        return () => {
+          resumeRun?.();
+          resumeCall?.();
+        };
+      };
+      const answer = await abortable(call({ signal, timeoutMs, onProgress, onWaitingForUser }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
     } catch (err) {
