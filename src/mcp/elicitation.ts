@@ -39,9 +39,15 @@ export const MAX_ELICITATION_WAIT_MS = 5 * 60_000;
 /** The abort reason of a request nobody answered within its time; its message is for the person and the server. */
 export class ElicitationTimedOut extends Error {
   constructor(server: string, waitMs: number) {
-    super(`No answer came within ${Math.round(waitMs / 60_000)} minute${waitMs === 60_000 ? '' : 's'}, so the question from "${server}" was cancelled.`);
+    super(`No answer came within ${spoken(waitMs)}, so the question from "${server}" was cancelled.`);
     this.name = 'ElicitationTimedOut';
   }
+}
+
+/** `ms` as a person says it: "5 minutes", "1 minute", "30 seconds". */
+function spoken(ms: number): string {
+  const [n, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.max(1, Math.round(ms / 1_000)), 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** The request as our handlers see it. */
