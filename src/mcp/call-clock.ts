@@ -31,6 +31,10 @@ export class CallClock {
   private leftAtPause = 0;
   private pausedMs = 0;
   private readonly onParentAbort: () => void;
+  private disposed = false;
+  private pauseLimit: NodeJS.Timeout | undefined;
+  /** Counts ended pauses, so a resume function from an ended pause does nothing. */
+  private generation = 0;
 
   constructor(private readonly timeoutMs: number, private readonly maxTotalTimeoutMs: number, private readonly parent?: AbortSignal) {
     this.onParentAbort = () => this.controller.abort(parent?.reason);
@@ -57,29 +61,41 @@ export class CallClock {
     this.arm(this.timeoutMs);
   }
 
-  /** Stops the clock while a person is asked; the returned function starts it again with the time that was left. */
+  /**
+   * Stops the clock while a person is asked; the returned function starts it again with the time that was left.
+   * After MAX_PAUSED_PER_CALL_MS paused in all the clock runs again whether or not anyone has answered.
+   */
   pause(): () => void {
-    if (this.pausedMs >= MAX_PAUSED_PER_CALL_MS || this.controller.signal.aborted) return () => undefined;
-    this.pauses++;
-    if (this.pauses === 1) {
+    if (this.pausedMs >= MAX_PAUSED_PER_CALL_MS || this.controller.signal.aborted || this.disposed) return () => undefined;
+    if (this.pauses++ === 0) {
       clearTimeout(this.timer);
       this.pausedAt = performance.now();
       this.leftAtPause = Math.max(0, this.endsAt - this.pausedAt);
+      this.pauseLimit = setTimeout(() => this.endPause(), MAX_PAUSED_PER_CALL_MS - this.pausedMs);
     }
+    const generation = this.generation;
     let resumed = false;
     return () => {
-      if (resumed) return;
+      if (resumed || generation !== this.generation) return;
       resumed = true;
-      this.pauses--;
-      if (this.pauses > 0) return;
-      this.pausedMs += performance.now() - this.pausedAt;
-      this.arm(this.leftAtPause);
+      if (--this.pauses === 0) this.endPause();
     };
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.pauseLimit);
     this.parent?.removeEventListener('abort', this.onParentAbort);
+  }
+
+  /** Every pause ends (the person answered, or the pauses ran out): the clock runs on with the time that was left. */
+  private endPause(): void {
+    clearTimeout(this.pauseLimit);
+    this.generation++;
+    this.pauses = 0;
+    this.pausedMs += performance.now() - this.pausedAt;
+    if (!this.disposed) this.arm(this.leftAtPause);
   }
 
   private arm(ms: number): void {

@@ -23,6 +23,7 @@ export function callTimer(parent: AbortSignal, timeoutMs: number): CallTimer {
   let endsAt = 0;
   let pauses = 0;
   let leftAtPause = 0;
+  let disposed = false;
   const arm = (ms: number) => {
     clearTimeout(timer);
     endsAt = performance.now() + ms;
@@ -36,6 +37,8 @@ export function callTimer(parent: AbortSignal, timeoutMs: number): CallTimer {
       else leftAtPause = timeoutMs;
     },
     pause() {
+      // A server may still ask after the call was given up; nothing is left to stop then.
+      if (disposed) return () => undefined;
       pauses++;
       if (pauses === 1) {
         clearTimeout(timer);
@@ -46,10 +49,11 @@ export function callTimer(parent: AbortSignal, timeoutMs: number): CallTimer {
         if (resumed) return;
         resumed = true;
         pauses--;
-        if (pauses === 0) arm(leftAtPause);
+        if (pauses === 0 && !disposed) arm(leftAtPause);
       };
     },
     dispose() {
+      disposed = true;
       clearTimeout(timer);
       parent.removeEventListener('abort', onParentAbort);
     },

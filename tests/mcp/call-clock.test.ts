@@ -59,11 +59,24 @@ describe('CallClock', () => {
     expect(c.signal.reason).toMatchObject({ message: expect.stringMatching(/Maximum total timeout exceeded/) });
   });
 
-  it('stops standing still once a call has been paused for MAX_PAUSED_PER_CALL_MS in all', () => {
+  it('runs again once a call has stood still for MAX_PAUSED_PER_CALL_MS in all, answered or not', () => {
     const c = clock();
     const resume = c.pause();
-    vi.advanceTimersByTime(MAX_PAUSED_PER_CALL_MS);
+    vi.advanceTimersByTime(MAX_PAUSED_PER_CALL_MS - 1);
+    expect(c.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(WAIT_MS + 1);
+    expect(c.signal.aborted).toBe(true);
     resume();
+  });
+
+  it('stops standing still once its pauses add up to MAX_PAUSED_PER_CALL_MS', () => {
+    const c = clock();
+    const resume = c.pause();
+    vi.advanceTimersByTime(MAX_PAUSED_PER_CALL_MS / 2);
+    resume();
+    const again = c.pause();
+    vi.advanceTimersByTime(MAX_PAUSED_PER_CALL_MS / 2);
+    again();
     c.pause();
     vi.advanceTimersByTime(WAIT_MS);
     expect(c.signal.aborted).toBe(true);
