@@ -33,6 +33,26 @@ export type Elicit = (request: ElicitationRequest, options: { signal: AbortSigna
 /** Told to a server asking where nobody can answer (`cortex mcp`, `cortex serve` without a page, no terminal). */
 export const NOBODY_TO_ASK = 'Cortex-R is running without a person to answer questions (no terminal, or as a server), so it declines every request for input.';
 
+/**
+ * Longest a person may take to answer one request; then it is cancelled (the server is told why) and the clocks it
+ * stopped run again. The same as the sandbox's MAX_APPROVAL_PAUSE_MS, so a plan's time limit stands still as long.
+ */
+export const MAX_ELICITATION_WAIT_MS = 5 * 60_000;
+
+/** The abort reason of a request nobody answered within its time; its message is for the person and the server. */
+export class ElicitationTimedOut extends Error {
+  constructor(server: string, waitMs: number) {
+    super(`No answer came within ${spoken(waitMs)}, so the question from "${server}" was cancelled.`);
+    this.name = 'ElicitationTimedOut';
+  }
+}
+
+/** `ms` as a person says it: "5 minutes", "1 minute", "30 seconds". */
+function spoken(ms: number): string {
+  const [n, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.max(1, Math.round(ms / 1_000)), 'second'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 /** The request as our handlers see it. */
 export function toElicitationRequest(server: string, params: ElicitRequest['params']): ElicitationRequest {
   if (params.mode === 'url') return { server, mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };
@@ -40,10 +60,41 @@ export function toElicitationRequest(server: string, params: ElicitRequest['para
   return { server, mode: 'form', message: params.message, fields: schema.properties ?? {}, required: schema.required ?? [] };
 }
 
-/** Answers one elicitation/create: the person's answer when someone can be asked, else a decline saying why. */
-export async function answerElicitation(server: string, params: ElicitRequest['params'], elicit: Elicit | undefined, signal: AbortSignal): Promise<ElicitResult> {
+/**
+ * Answers one elicitation/create: the person's answer when someone can be asked, else a decline saying why. A
+ * person who has not answered after `maxWaitMs` is no longer waited for: the request is cancelled, saying why.
+ */
+export async function answerElicitation(
+  server: string,
+  params: ElicitRequest['params'],
+  elicit: Elicit | undefined,
+  signal: AbortSignal,
+  maxWaitMs = MAX_ELICITATION_WAIT_MS,
+): Promise<ElicitResult> {
   if (!elicit) return { action: 'decline', _meta: { 'cortex-r/reason': NOBODY_TO_ASK } };
-  const answer = await elicit(toElicitationRequest(server, params), { signal });
-  if (answer.action === 'accept') return { action: 'accept', ...(answer.content ? { content: answer.content } : {}) };
-  return { action: answer.action, ...(answer.reason ? { _meta: { 'cortex-r/reason': answer.reason } } : {}) };
+  const waiting = new AbortController();
+  const onAbort = () => waiting.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => waiting.abort(new ElicitationTimedOut(server, maxWaitMs)), maxWaitMs);
+  try {
+    const answer = await Promise.race([elicit(toElicitationRequest(server, params), { signal: waiting.signal }), abortedBy(waiting.signal)]).catch((err: unknown) => {
+      if (waiting.signal.reason instanceof ElicitationTimedOut) return { action: 'cancel' as const };
+      throw err;
+    });
+    const timedOut: unknown = waiting.signal.reason;
+    if (timedOut instanceof ElicitationTimedOut) return { action: 'cancel', _meta: { 'cortex-r/reason': timedOut.message } };
+    if (answer.action === 'accept') return { action: 'accept', ...(answer.content ? { content: answer.content } : {}) };
+    return { action: answer.action, ...('reason' in answer && answer.reason ? { _meta: { 'cortex-r/reason': answer.reason } } : {}) };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Rejects with the signal's reason once it aborts (an Elicit that ignores its signal can't hold the server). */
+function abortedBy(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

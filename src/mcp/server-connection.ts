@@ -10,6 +10,7 @@ import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { authMessage, isAuthFailure, isBrokenSocket } from './call-failure.js';
+import { CallClock, sdkBackstopMs } from './call-clock.js';
 import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
@@ -48,6 +49,8 @@ export class ServerConnection {
   alive = false;
   /** Set by shutdown(): a start in progress stops instead of spawning or waiting on. */
   private stopped = false;
+  /** Calls in flight, each as the function that stops its clocks (see whilePersonAsked()). */
+  private readonly callsInFlight = new Set<() => () => void>();
 
   constructor(
     readonly spec: ServerSpec,
@@ -114,7 +117,10 @@ export class ServerConnection {
   private newClient(onTransportError: (err: unknown) => void): Client {
     const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => answerElicitation(this.spec.id, request.params, this.elicit, extra.signal));
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      this.elicit
+        ? this.whilePersonAsked(() => answerElicitation(this.spec.id, request.params, this.elicit, extra.signal))
+        : answerElicitation(this.spec.id, request.params, undefined, extra.signal));
     client.onerror = onTransportError;
     client.onclose = () => {
       if (this.client === client) this.alive = false;
@@ -187,33 +193,59 @@ export class ServerConnection {
   async call(
     name: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void },
+    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void; onWaitingForUser?: () => () => void },
   ): Promise<ToolResult> {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const maxTotalTimeoutMs = Math.max(options.timeoutMs, options.maxTotalTimeoutMs);
+    // Our own clock, not the SDK's, times the call: the SDK's cannot be stopped while the server waits for a person.
+    const clock = new CallClock(options.timeoutMs, maxTotalTimeoutMs, options.signal);
+    const pause = () => {
+      const resumeClock = clock.pause();
+      const resumeCaller = options.onWaitingForUser?.();
+      return () => {
+        resumeCaller?.();
+        resumeClock();
+      };
+    };
+    this.callsInFlight.add(pause);
     try {
       const res = await this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(options.timeoutMs, options.maxTotalTimeoutMs),
+        timeout: sdkBackstopMs(maxTotalTimeoutMs),
         onprogress: ({ progress, total, message }) => {
+          clock.progress();
           try {
             options.onProgress?.({ progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) });
           } catch {
             // A failing display callback must not fail the call.
           }
         },
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: clock.signal,
       });
       return res as ToolResult;
     } catch (err) {
       if (/maximum total timeout/i.test(errorMessage(err))) {
-        const limit = Math.max(options.timeoutMs, options.maxTotalTimeoutMs);
-        throw new McpError(this.spec.id, `tool ${name} timed out: still working after ${limit} ms, the longest a call may take even while it reports progress`, { cause: err });
+        throw new McpError(this.spec.id, `tool ${name} timed out: still working after ${maxTotalTimeoutMs} ms, the longest a call may take even while it reports progress`, { cause: err });
       }
       // The SDK reports a result that breaks the protocol as a many-line schema dump; the model gets one line.
       const malformed = malformedResultMessage(err);
       if (malformed === undefined) throw err;
       throw new McpError(this.spec.id, `tool ${name}: ${malformed}`, { cause: err });
+    } finally {
+      this.callsInFlight.delete(pause);
+      clock.dispose();
+    }
+  }
+
+  /**
+   * Runs `ask` (the server asked the person something) with the clocks of this server's calls in flight stopped:
+   * the server is waiting for the person, not working. Each call's own clock and its caller's (onWaitingForUser).
+   */
+  private async whilePersonAsked<T>(ask: () => Promise<T>): Promise<T> {
+    const resumes = [...this.callsInFlight].map((pause) => pause());
+    try {
+      return await ask();
+    } finally {
+      for (const resume of resumes) resume();
     }
   }
 

@@ -1,7 +1,7 @@
 // The default Elicit for a terminal: asks each field of a server's form on a line, or offers to open its URL.
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
-import type { Elicit, ElicitationAnswer, FormField } from './elicitation.js';
+import { ElicitationTimedOut, type Elicit, type ElicitationAnswer, type FormField } from './elicitation.js';
 import { openBrowser } from './oauth/open-browser.js';
 
 /** Tries per field before the form is given up as cancelled (a person typing "abc" for a number forever). */
@@ -49,6 +49,7 @@ export function terminalElicit({ input, ask: askLine, output, open = openBrowser
       }
       return { action: 'accept', content };
     } catch (err) {
+      if (signal.reason instanceof ElicitationTimedOut) output.write(`\n${signal.reason.message}\n`);
       if (signal.aborted || err instanceof NoAnswer) return { action: 'cancel' };
       throw err;
     } finally {

@@ -67,6 +67,11 @@ export interface CallOptions {
   maxTotalTimeoutMs?: number;
   /** Called for each progress notification the server sends for this call. Must not throw. */
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Called when the server asks the person something (elicitation) while this call is in flight; returns the
+   * function called once they have answered. The time between counts against none of the call's time limits.
+   */
+  onWaitingForUser?: () => () => void;
 }
 
 /** Whether a call may run; a refusal carries the reason the model is told. */

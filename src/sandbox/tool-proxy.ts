@@ -1,12 +1,14 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
 import type { ResourceReadResult, ToolCaller, ToolInfo, ToolProgress, ToolResult } from '../mcp/types.js';
+import { callee, decodeArgs, MAX_NAMES_LISTED, MAX_TOOL_NAME_CHARS, unknownToolMessage } from './call-args.js';
+import { abortable, callTimer } from './call-timer.js';
 import { checkArgs, isPlainObject } from './check-args.js';
 import { schemaToType } from './schema-type.js';
 import { lookUpTools } from './tool-search.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import type { CallMode } from './protocol.js';
-import { closestNames, parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
+import { parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
 import type { SandboxRunOptions, ToolCallRecord } from './types.js';
 
 export type { CallMode };
@@ -14,10 +16,6 @@ export type { CallMode };
 /** The answer sent back into the isolate: JSON of {ok: true, value} or {ok: false, kind, message}. */
 export type ToolReply = string;
 
-/** Longest tool name looked up for "closest names"; a longer one is not a typo. */
-const MAX_TOOL_NAME_CHARS = 200;
-/** Tool names listed when a name is too far off for "closest" to mean anything. */
-const MAX_NAMES_LISTED = 20;
 /**
  * Refused calls recorded (and shown) one by one; the rest are counted into one summary record, so a plan firing
  * thousands of calls at once costs the display, memory and trace a bounded number of records. One past the
@@ -38,8 +36,8 @@ export interface ToolProxyOptions {
   signal: AbortSignal;
   onToolCall?: SandboxRunOptions['onToolCall'];
   /**
-   * Stops the run's clock while the user is asked to approve a call (a person may take longer than the
-   * plan's time limit); returns the function that restarts it. See runOnWorker().
+   * Stops the run's clock while the user is asked to approve a call, or a server waits for their answer (a person
+   * may take longer than the plan's time limit); returns the function that restarts it. See runOnWorker().
    */
   pauseDeadline?: () => () => void;
 }
@@ -93,9 +91,9 @@ export class ToolProxy {
     const tool = this.byName.get(name) ?? this.byQualifiedName.get(name);
     if (!tool) {
       const shown = name.length > MAX_TOOL_NAME_CHARS ? `${name.slice(0, MAX_TOOL_NAME_CHARS)}…` : name;
-      return this.refuse(shown, null, started, 'tool_error', this.unknownToolMessage(name, shown));
+      return this.refuse(shown, null, started, 'tool_error', unknownToolMessage(this.options.tools, this.byName, name, shown));
     }
-    const args = this.decodeArgs(tool, argsJson, mode);
+    const args = decodeArgs(tool, argsJson, mode);
     if (typeof args === 'string') return this.refuse(name, null, started, 'tool_error', args);
     const problems = checkArgs(tool.inputSchema, args);
     if (problems.length > 0) {
@@ -115,20 +113,6 @@ export class ToolProxy {
     if (refusal === null) return this.dispatch(tool, args, mode, started);
     this.dispatched--;
     return this.refuse(name, args, started, 'tool_error', refusal, tool.server);
-  }
-
-  private unknownToolMessage(name: string, shown: string): string {
-    const owners = this.options.tools.filter((t) => t.remoteName === name);
-    if (owners.length > 1) {
-      return `Tool "${shown}" is offered by several servers; call the one you mean: ${owners.map((t) => callee(t.name)).join(' or ')}.`;
-    }
-    const near = name.length > MAX_TOOL_NAME_CHARS ? [] : closestNames(name, [...this.byName.keys()]);
-    const hint = near.length
-      ? ` Closest: ${near.join(', ')}.`
-      : this.byName.size
-        ? ` Available: ${[...this.byName.keys()].slice(0, MAX_NAMES_LISTED).join(', ')}.`
-        : ' No tools are available in this run.';
-    return `Unknown tool "${shown}".${hint} Use only the tools listed in the catalogue.`;
   }
 
   /** Null when the call may run, else the message for the model. Never throws. */
@@ -173,40 +157,6 @@ export class ToolProxy {
     });
   }
 
-  private decodeArgs(tool: ToolInfo, argsJson: string, mode: CallMode): Record<string, unknown> | string {
-    if (argsJson.length > MAX_TOOL_ARGS_CHARS) {
-      return `Arguments for ${callee(tool.name)} are ${argsJson.length} characters of JSON; the limit is ${MAX_TOOL_ARGS_CHARS}. Pass smaller inputs.`;
-    }
-    let list: unknown;
-    try {
-      list = JSON.parse(argsJson);
-    } catch {
-      return `Arguments for ${callee(tool.name)} could not be read as JSON.`;
-    }
-    if (!Array.isArray(list)) return `Arguments for ${callee(tool.name)} could not be read.`;
-    const properties = isPlainObject(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
-    let args: unknown;
-    if (mode === 'raw' || (list.length === 1 && isPlainObject(list[0]))) {
-      args = list[0] ?? {};
-    } else if (list.length === 0) {
-      args = {};
-    } else if (list.length <= properties.length) {
-      // tools.add(2, 3): positional values fill the schema's properties in order.
-      args = Object.fromEntries(list.map((v, i) => [properties[i], v]));
-    } else {
-      return `${callee(tool.name)} takes one object argument: ${callee(tool.name)}(${schemaToType(tool.inputSchema)}).`;
-    }
-    if (!isPlainObject(args)) {
-      return `${callee(tool.name)} takes one object argument, got ${Array.isArray(args) ? 'an array' : typeof args}: call it as ${callee(tool.name)}(${schemaToType(tool.inputSchema)}).`;
-    }
-    // The Python original wrapped arguments as {input: {...}}; unwrap when the schema has no `input`.
-    const keys = Object.keys(args);
-    if (keys.length === 1 && keys[0] === 'input' && isPlainObject(args.input) && !properties.includes('input')) {
-      return args.input;
-    }
-    return args;
-  }
-
   private dispatch(tool: ToolInfo, args: Record<string, unknown>, mode: CallMode, started: number): Promise<ToolReply> {
     return this.run(tool.name, args, tool.server, started, async (options, record) => {
       const result = await this.options.caller.callTool(tool.server, tool.remoteName, args, options);
@@ -223,7 +173,7 @@ export class ToolProxy {
     args: Record<string, unknown>,
     server: string | null,
     started: number,
-    call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
+    call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void; onWaitingForUser: () => () => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
   ): Promise<ToolReply> {
     const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
     this.emit('start', record);
@@ -233,7 +183,7 @@ export class ToolProxy {
     const callTimeoutMs = this.options.toolTimeoutMs ?? TOOL_CALL_TIMEOUT_MS;
     const ownTimeout = callTimeoutMs < remainingMs;
     const timeoutMs = ownTimeout ? callTimeoutMs : remainingMs + WORKER_OVERRUN_GRACE_MS;
-    const callEnded = ownTimeout ? linkedController(this.options.signal, timeoutMs) : null;
+    const callEnded = ownTimeout ? callTimer(this.options.signal, timeoutMs) : null;
     const signal = callEnded?.signal ?? this.options.signal;
     const callId = this.nextCallId++;
     this.pending.set(callId, name);
@@ -244,7 +194,16 @@ export class ToolProxy {
         callEnded?.extend();
         this.emit('start', Object.assign(record, { progress }));
       };
-      const answer = await abortable(call({ signal, timeoutMs, onProgress }, record), signal);
+      // While the server waits for the person (elicitation) neither this call's clock nor the run's runs.
+      const onWaitingForUser = () => {
+        const resumeCall = callEnded?.pause();
+        const resumeRun = this.options.pauseDeadline?.();
+        return () => {
+          resumeRun?.();
+          resumeCall?.();
+        };
+      };
+      const answer = await abortable(call({ signal, timeoutMs, onProgress, onWaitingForUser }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
     } catch (err) {
@@ -354,47 +313,6 @@ export class ToolProxy {
   }
 }
 
-function callee(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`;
-}
-
 function errorReply(kind: 'tool_error' | 'call_cap', message: string): ToolReply {
   return JSON.stringify({ ok: false, kind, message });
-}
-
-/**
- * An AbortController aborted by `parent` or after `timeoutMs`, whichever comes first. Cheaper than
- * AbortSignal.any + AbortSignal.timeout on Node 20, which matters at hundreds of calls per plan.
- */
-function linkedController(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; extend(): void; dispose(): void } {
-  const controller = new AbortController();
-  const onParentAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onParentAbort, { once: true });
-  const expire = () => controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-  let timer = setTimeout(expire, timeoutMs);
-  return {
-    signal: controller.signal,
-    /** Restarts the wait (the run's own deadline still ends it; the MCP client caps the total). */
-    extend() {
-      clearTimeout(timer);
-      if (!controller.signal.aborted) timer = setTimeout(expire, timeoutMs);
-    },
-    dispose() {
-      clearTimeout(timer);
-      parent.removeEventListener('abort', onParentAbort);
-    },
-  };
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (a caller that ignores its signal can't hold us). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
-    );
-  });
 }

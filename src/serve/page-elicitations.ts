@@ -1,14 +1,8 @@
 // Servers' requests for input shown on the page streaming the question, and the page's answers (POST /v1/elicitations/:id).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Elicit, ElicitationAnswer, ElicitationRequest, FormField } from '../mcp/elicitation.js';
+import { MAX_ELICITATION_WAIT_MS, type Elicit, type ElicitationAnswer, type ElicitationRequest, type FormField } from '../mcp/elicitation.js';
 import { ApiError } from './api-error.js';
-
-/**
- * Longest a request waits for the person before it is cancelled: long enough to read a form or sign in at a URL,
- * short enough that a forgotten tab does not hold the server's tool call (and a question slot) for ever.
- */
-export const MAX_ELICITATION_WAIT_MS = 10 * 60_000;
 
 interface Pending {
   request: ElicitationRequest;

@@ -1,18 +1,21 @@
 // Elicitation: a server's request for input reaches the person (form and URL modes), or is declined with the reason.
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NOBODY_TO_ASK, type Elicit, type ElicitationRequest } from '../../src/mcp/elicitation.js';
+import { answerElicitation, NOBODY_TO_ASK, type Elicit, type ElicitationRequest } from '../../src/mcp/elicitation.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import { terminalElicit } from '../../src/mcp/terminal-elicit.js';
 import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
 
 const parsed = (r: { content: Array<{ text?: string }> }) => JSON.parse(r.content[0]!.text!).result;
 let fixture: HttpFixture | undefined;
+let other: HttpFixture | undefined;
 let multi: MultiMcp | undefined;
 afterEach(async () => {
+  other?.release();
   await multi?.close();
   await fixture?.close();
-  multi = fixture = undefined;
+  await other?.close();
+  multi = fixture = other = undefined;
 });
 
 async function start(elicit?: Elicit): Promise<MultiMcp> {
@@ -71,5 +74,50 @@ describe('elicitation', () => {
     const no = terminal(['n']);
     const m = await start(no.elicit);
     expect(parsed(await m.callTool('asker', 'ask_user', {}))).toEqual({ action: 'decline' });
+  });
+});
+
+describe('the time a person takes to answer', () => {
+  const CALL_TIMEOUT_MS = 300;
+  const FORM = { mode: 'form' as const, message: 'Who are you?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } } } };
+
+  it("is not counted against the call's time limit: answered after a silent call beside it timed out, the call succeeds", async () => {
+    fixture = await startHttpFixture();
+    other = await startHttpFixture();
+    const waits = { started: 0, ended: 0 };
+    let silentFailure = '';
+    const elicit: Elicit = async () => {
+      // The person answers only once a call made now, with the same time limit, has timed out on another server.
+      await multi!.callTool('other', 'wait_silently', {}, { timeoutMs: CALL_TIMEOUT_MS }).catch((err: Error) => { silentFailure = err.message; });
+      return { action: 'accept', content: { name: 'Ada', age: 36 } };
+    };
+    multi = await MultiMcp.start([httpSpec('asker', fixture.url), httpSpec('other', other.url)], { elicit });
+    const result = await multi.callTool('asker', 'ask_user', {}, {
+      timeoutMs: CALL_TIMEOUT_MS,
+      onWaitingForUser: () => {
+        waits.started++;
+        return () => { waits.ended++; };
+      },
+    });
+    expect(silentFailure).toMatch(/timed out/i);
+    expect(parsed(result)).toEqual({ action: 'accept', content: { name: 'Ada', age: 36 } });
+    expect(waits).toEqual({ started: 1, ended: 1 });
+  });
+
+  it('is bounded: a request nobody answers is cancelled after the longest wait, telling the server and the person why', async () => {
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (d: Buffer) => (shown += d.toString()));
+    // A person who never types anything.
+    const elicit = terminalElicit({ output, ask: (_q, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(null))) });
+    const result = await answerElicitation('booking', FORM, elicit, new AbortController().signal, 1_000);
+    expect(result).toEqual({ action: 'cancel', _meta: { 'cortex-r/reason': 'No answer came within 1 second, so the question from "booking" was cancelled.' } });
+    expect(shown).toContain('No answer came within 1 second, so the question from "booking" was cancelled.');
+  });
+
+  it('is bounded even when the way of asking ignores its signal', async () => {
+    const never: Elicit = () => new Promise(() => undefined);
+    const result = await answerElicitation('booking', FORM, never, new AbortController().signal, 1_000);
+    expect(result).toMatchObject({ action: 'cancel', _meta: { 'cortex-r/reason': expect.stringMatching(/^No answer came within 1 second/) } });
   });
 });
