@@ -76,13 +76,9 @@ export function describeEvent(event: AgentEvent): string | null {
   }
 }
 
-/** Options of the display; tests pass a clock. */
-export interface ProgressOptions {
-  now?: () => number;
-}
-
 /** Returns the onEvent handler for runAgent, writing to stderr as the output mode allows. */
-export function createProgress(out: Output, { now = () => performance.now() }: ProgressOptions = {}): { onEvent: (event: AgentEvent) => void; done: () => void } {
+export function createProgress(out: Output): { onEvent: (event: AgentEvent) => void; done: () => void } {
+  const now = () => performance.now();
   const status = createStatusLine(out);
   // With --json, stdout holds the one object and progress still goes to stderr; only -q silences it.
   const show = out.verbose || !out.quiet;
@@ -166,8 +162,6 @@ export function createProgress(out: Output, { now = () => performance.now() }: P
         return stay(event.outcome === 'final_answer' || event.outcome === 'further_processing' ? style.dim(text) : style.red(text));
       }
       case 'planning':
-        stop();
-        return stay(style.dim(describeEvent(event)!));
       case 'perceived':
         stop();
         return stay(style.dim(describeEvent(event)!));
