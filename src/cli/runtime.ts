@@ -124,6 +124,8 @@ export class Runtime {
     });
     const workers = options.sandboxWorkers ?? 1;
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
+    // The worker process starts while the model answers, instead of after it.
+    sandbox.prestart?.();
     return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router);
   }
 
