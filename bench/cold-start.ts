@@ -12,6 +12,8 @@ const RUNS = 5;
 /** The slow server never finishes starting within a question; its limit is far above a question's length. */
 const SLOW_SERVER_TIMEOUT_S = 120;
 const reference = (name: string) => join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+/** How long the slow fake model takes per request. */
+const SLOW_MODEL_MS = 1000;
 /** A CLI run in the benchmark is abandoned past this. */
 const CLI_TIMEOUT_MS = 60_000;
 
@@ -120,6 +122,19 @@ export async function runColdStartBench(): Promise<Figure[]> {
     figures.push({ bench: 'cold-start', name: 'time an ask waits for a slow server it does not use (run − control run)', value: waited, unit: 'ms', runs: RUNS, target: '≈ 0 (≤ 300 ms)', ok: waited <= 300 });
   } finally {
     server.close();
+  }
+  // A model that takes SLOW_MODEL_MS per request (perception, then the plan): what the question costs beyond that.
+  const slow = await startInstantLlm(() => PLAN, SLOW_MODEL_MS);
+  try {
+    const times: number[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const run = await runCli(['--profile', profile, '-q', 'ask', 'What is 2 + 3?'], { ...env, OLLAMA_HOST: slow.url }, CLI_TIMEOUT_MS);
+      if (i > 0) times.push(run.ms);
+    }
+    const beyond = round(median(times) - 2 * SLOW_MODEL_MS);
+    figures.push({ bench: 'cold-start', name: `one-step ask, LLM taking ${SLOW_MODEL_MS} ms per request: wall − the model's 2 requests`, value: beyond, unit: 'ms', runs: RUNS });
+  } finally {
+    slow.server.close();
   }
   return figures;
 }

@@ -12,8 +12,9 @@ const PERCEPTION = JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add
 /**
  * Starts a server speaking Ollama's chat API on a free loopback port: perception requests (JSON mode) get
  * the math server, every other request gets `planFor(prompt)`, the prompt being the request's messages joined.
+ * Each chat answer waits `delayMs` first (a model that takes its time; default 0, at once).
  */
-export function startInstantLlm(planFor: (prompt: string) => string): Promise<{ server: Server; url: string }> {
+export function startInstantLlm(planFor: (prompt: string) => string, delayMs = 0): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
@@ -22,7 +23,9 @@ export function startInstantLlm(planFor: (prompt: string) => string): Promise<{ 
       if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
       const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }> };
       const content = request.format ? PERCEPTION : planFor((request.messages ?? []).map((m) => m.content).join('\n'));
-      res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
+      const answer = () => res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
+      if (delayMs > 0 && req.url === '/api/chat') setTimeout(answer, delayMs);
+      else answer();
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));

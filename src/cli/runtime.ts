@@ -23,6 +23,7 @@ import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 import { pendingLlm } from './pending-llm.js';
+import { speculativeStart } from './speculative-start.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
@@ -124,6 +125,8 @@ export class Runtime {
     });
     const workers = options.sandboxWorkers ?? 1;
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
+    // The worker process starts while the model answers, instead of after it.
+    sandbox.prestart?.();
     return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router);
   }
 
@@ -217,7 +220,18 @@ export class Runtime {
     };
   }
 
-  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private async run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+    // A slow perception starts our own servers meanwhile (a lazy `ask` would otherwise start its pick only after).
+    const own = [...ownServerIds(this.config.servers)];
+    const early = speculativeStart(() => void this.multi.awaitTools(own).catch(() => undefined), onEvent);
+    try {
+      return await this.runAgent(query, memory, strategy, caller, early.onEvent, signal);
+    } finally {
+      early.stop();
+    }
+  }
+
+  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     return runAgent({
       query,
@@ -241,7 +255,7 @@ export class Runtime {
       flowPolicy: flowPolicyOf(this.config.profile, this.config.servers),
       memory,
       trace: new Trace(memory.tracePath),
-      ...(onEvent ? { onEvent } : {}),
+      onEvent,
       ...(signal ? { signal } : {}),
     });
   }

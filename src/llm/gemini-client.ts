@@ -1,5 +1,5 @@
 // LlmClient for Google's Gemini API, through @google/genai (streamed generateContent, batchEmbedContents, models.list/get).
-import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse } from '@google/genai';
+import type { GenerateContentConfig, GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { boundedFetch } from './bounded-fetch.js';
 import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
@@ -70,7 +70,14 @@ export function createGeminiClient(
   const baseUrl = config.base_url ?? (env.GEMINI_BASE_URL?.trim() || undefined);
   // vertexai: false so stray GOOGLE_GENAI_USE_VERTEXAI in the shell cannot switch the backend.
   // The bounded fetch caps every answer's size (the SDK's own reads are not bounded).
-  const ai = new GoogleGenAI({ apiKey: found.key, vertexai: false, httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: boundedFetch(undefined) } });
+  // The SDK (with google-auth-library, about 1.6 MB) is loaded on the first request, so an Ollama user never loads it.
+  let sdk: Promise<GoogleGenAI> | undefined;
+  const models = async () => {
+    sdk ??= import('@google/genai').then(
+      ({ GoogleGenAI: Sdk }) => new Sdk({ apiKey: found.key, vertexai: false, httpOptions: { ...(baseUrl ? { baseUrl } : {}), fetch: boundedFetch(undefined) } }),
+    );
+    return (await sdk).models;
+  };
   const endpoint = baseUrl ?? 'the Gemini API';
   const setting = options.setting ?? DEFAULT_MODEL_SETTING;
   const inputLimits = new Map<string, Promise<number | undefined>>();
@@ -97,7 +104,7 @@ export function createGeminiClient(
   const listModels = async (opts: { signal?: AbortSignal } = {}): Promise<ProviderModel[]> => {
     const { value } = await run(async (abortSignal) => {
       const found: ProviderModel[] = [];
-      let pager = await ai.models.list({ config: { pageSize: GEMINI_LIST_PAGE_SIZE, abortSignal } });
+      let pager = await (await models()).list({ config: { pageSize: GEMINI_LIST_PAGE_SIZE, abortSignal } });
       for (let page = 1; ; page++) {
         const items: unknown = pager.page;
         if (!Array.isArray(items)) throw new LlmRequestError(PROVIDER, `the model list from ${endpoint} is not in the Gemini API's format`);
@@ -117,7 +124,7 @@ export function createGeminiClient(
   const inputLimit = (model: string, signal: AbortSignal | undefined): Promise<number | undefined> => {
     let known = inputLimits.get(model);
     if (!known) {
-      known = run((abortSignal) => ai.models.get({ model, config: { abortSignal } }), signal, model).then(
+      known = run(async (abortSignal) => (await models()).get({ model, config: { abortSignal } }), signal, model).then(
         ({ value }) => (typeof value?.inputTokenLimit === 'number' && value.inputTokenLimit > 0 ? value.inputTokenLimit : undefined),
         (err: unknown) => {
           if (err instanceof ModelNotFoundError) throw err;
@@ -165,7 +172,7 @@ export function createGeminiClient(
       const { value, latencyMs } = await run(
         async (abortSignal) => {
           const stop = new AbortController();
-          const stream = await ai.models.generateContentStream({
+          const stream = await (await models()).generateContentStream({
             model: config.model,
             contents,
             config: { ...base, abortSignal: AbortSignal.any([abortSignal, stop.signal]) },
@@ -205,7 +212,7 @@ export function createGeminiClient(
         texts,
         batchMax: GEMINI_EMBED_BATCH_MAX,
         embedBatch: async (model, batch) => {
-          const result = await run((abortSignal) => ai.models.embedContent({ model, contents: batch, config: { abortSignal } }), options.signal, model);
+          const result = await run(async (abortSignal) => (await models()).embedContent({ model, contents: batch, config: { abortSignal } }), options.signal, model);
           const values = (result.value.embeddings ?? []).map((e) => e.values);
           if (values.length !== batch.length || !values.every((v) => Array.isArray(v))) {
             throw new LlmRequestError(PROVIDER, `embedding answer does not hold ${batch.length} vectors`);

@@ -15,7 +15,7 @@ export interface CreateSandboxOptions {
 
 /**
  * A Sandbox whose isolates live in a disposable worker process (DESIGN §3.1). The worker is started
- * on the first run, reused while healthy, and SIGKILLed and replaced when it overruns its deadline
+ * on the first run (or by prestart()), reused while healthy, and SIGKILLed and replaced when it overruns its deadline
  * by more than WORKER_OVERRUN_GRACE_MS, dies, reports a catastrophic error or grows too big. Each run
  * gets a fresh isolate. Runs are serialised. `run()` never throws.
  *
@@ -62,6 +62,11 @@ export class ProcessSandbox implements Sandbox {
         resolve(value);
       });
     });
+  }
+
+  /** Starts the worker now (at most one; none once closed): its start-up then overlaps the model's reply. */
+  prestart(): void {
+    if (!this.closed) this.acquireWorker();
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 // Turns a model's reply into runnable JavaScript defining solve(), or a refusal that tells the model what to send; no isolate needed.
+import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
-import { transformSync } from 'esbuild';
 import * as messages from '../model-messages.js';
 import { replyDiagnosis, type DiagnosisFacts } from './diagnosis.js';
 import { entryCandidates, findEntryPoint } from './entry-point.js';
@@ -163,12 +163,20 @@ function finish(ctx: NormaliseContext): PreparedCode {
   if (imports.length > 0) return fail('syntax', messages.moduleImportRefused({ imports }), 'imports', { imports });
   for (const normalise of NORMALISATIONS) normalise(ctx);
   let out = ctx.edits.toString();
-  if (parsed.language === 'ts') out = transformSync(out, { loader: 'ts', target: 'es2022', logLevel: 'silent' }).code;
+  if (parsed.language === 'ts') out = esbuild().transformSync(out, { loader: 'ts', target: 'es2022', logLevel: 'silent' }).code;
   const complaint = compiles(out);
   if (complaint === null) return ok(out);
   const again = parseCode(out);
   if (!again.ok) return fail('syntax', messages.syntaxError({ ...again, lineText: out.split('\n')[again.line - 1] ?? '' }), 'syntax', again);
   return fail('syntax', messages.syntaxError({ line: 1, column: 1, problem: complaint, lineText: '' }), 'syntax', { problem: complaint });
+}
+
+let esbuildModule: typeof import('esbuild') | undefined;
+
+/** esbuild, loaded on the first TypeScript reply only: most replies are JavaScript, and loading it costs every start. */
+function esbuild(): typeof import('esbuild') {
+  esbuildModule ??= createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  return esbuildModule;
 }
 
 function ok(code: string): PreparedCode {

@@ -66,6 +66,13 @@ export function createSandboxPool({ size, ...options }: SandboxPoolOptions): San
         release(sandbox);
       }
     },
+    prestart(): void {
+      if (closed || all.length > 0) return;
+      const sandbox = createSandbox(options);
+      all.push(sandbox);
+      idle.push(sandbox);
+      sandbox.prestart();
+    },
     async close(): Promise<void> {
       closed = true;
       await Promise.all(all.map((sandbox) => sandbox.close()));

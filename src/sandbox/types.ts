@@ -104,6 +104,8 @@ export interface SandboxRunOptions {
 /** Runs solve() in an isolate held by a disposable worker process. */
 export interface Sandbox {
   run(options: SandboxRunOptions): Promise<SandboxResult>;
+  /** Starts a worker process now, so the first run need not wait for one (its start-up overlaps other work). */
+  prestart?(): void;
   /** Stops the worker process. */
   close(): Promise<void>;
 }
