@@ -1,8 +1,8 @@
 // GET /v1/passages?id=<chunk_id>: one indexed passage (file, page, text) for the page's sources; and the indexer's per-file failures.
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { DOC_CACHE_FILE, DocCacheFileSchema, METADATA_FILE, MetadataFileSchema } from '../rag/index/index-files.js';
+import { type ChunkRecord, DOC_CACHE_FILE, DocCacheFileSchema, METADATA_FILE, MetadataFileSchema } from '../rag/index/index-files.js';
 import { ApiError } from './api-error.js';
 import { sendJson } from './http-io.js';
 
@@ -62,11 +62,46 @@ export interface Passage {
   cut: boolean;
 }
 
+/** The last metadata.json read, by path: its chunks by id, kept while the file (replaced atomically by the indexer) is the same. */
+const chunksRead = new Map<string, { stamp: string; byId: Map<string, ChunkRecord> }>();
+
+/** The chunks of metadata.json in `indexDir` by id, parsed again only when the file changed; null when missing or unreadable. */
+async function chunksById(indexDir: string): Promise<Map<string, ChunkRecord> | null> {
+  const path = join(indexDir, METADATA_FILE);
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    chunksRead.delete(path);
+    return null;
+  }
+  try {
+    const info = await handle.stat();
+    const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+    const known = chunksRead.get(path);
+    if (known?.stamp === stamp) return known.byId;
+    let json: unknown;
+    try {
+      json = JSON.parse(await handle.readFile('utf8'));
+    } catch {
+      // Half-written or not JSON: treated as "nothing indexed yet".
+      return null;
+    }
+    const parsed = MetadataFileSchema.safeParse(json);
+    if (!parsed.success) return null;
+    const byId = new Map<string, ChunkRecord>();
+    // The first of a repeated id, as a search through the list would find.
+    for (const c of parsed.data.chunks) if (!byId.has(c.chunk_id)) byId.set(c.chunk_id, c);
+    chunksRead.set(path, { stamp, byId });
+    return byId;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The passage `chunkId` of the index in `indexDir`; null when the index has none of that id (or no index). */
 export async function readPassage(indexDir: string, chunkId: string): Promise<Passage | null> {
-  const parsed = MetadataFileSchema.safeParse(await readJson(join(indexDir, METADATA_FILE)));
-  if (!parsed.success) return null;
-  const chunk = parsed.data.chunks.find((c) => c.chunk_id === chunkId);
+  const chunk = (await chunksById(indexDir))?.get(chunkId);
   if (!chunk) return null;
   const { text, cut } = fromSentenceStart(chunk.chunk);
   return { doc: chunk.doc, chunk_id: chunk.chunk_id, page: PAGED_FORMATS.has(chunk.format) ? chunk.page : null, text, cut };
