@@ -67,6 +67,19 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** How deep `causeMatching` follows `cause` links (fetch and other wrappers nest the real error twice or more). */
+const MAX_CAUSE_DEPTH = 5;
+
+/** The first error in `err`'s `cause` chain (itself included, at most 5 deep) that `test` accepts. */
+export function causeMatching(err: unknown, test: (e: Error) => boolean): Error | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current instanceof Error; depth++) {
+    if (test(current)) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
 /** A question is already running in this session; session files are written by one question at a time. */
 export class SessionBusyError extends CortexError {
   constructor(readonly sessionId: string) {

@@ -1,5 +1,5 @@
 // Reads a streamed model reply chunk by chunk: text progress, an idle limit between chunks, a size limit, cuts named.
-import { errorMessage } from '../errors.js';
+import { causeMatching, errorMessage } from '../errors.js';
 import { ResponseTooLargeError } from './bounded-fetch.js';
 import { estimateReplyTokens } from './token-estimate.js';
 import type { LlmProgress } from './types.js';
@@ -111,7 +111,7 @@ function asStreamFailure(err: unknown, receivedChars: number): StreamFailure | u
     return err.receivedChars >= 0 ? err : new StreamFailure(err.kind, err.message, receivedChars, { cause: err.cause });
   }
   if (hasStatus(err)) return undefined;
-  if (findCause(err, ResponseTooLargeError)) {
+  if (causeMatching(err, (e) => e instanceof ResponseTooLargeError)) {
     return new StreamFailure('too_large', tooLargeMessage(MAX_REPLY_CHARS), receivedChars, { cause: err });
   }
   return new StreamFailure('cut', cutMessage(receivedChars, errorMessage(err)), receivedChars, { cause: err });
@@ -120,15 +120,6 @@ function asStreamFailure(err: unknown, receivedChars: number): StreamFailure | u
 function hasStatus(err: unknown): boolean {
   const e = err as { status?: unknown; status_code?: unknown } | null;
   return typeof e?.status === 'number' || typeof e?.status_code === 'number';
-}
-
-function findCause<E extends Error>(err: unknown, type: new (...args: never[]) => E): E | undefined {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    if (current instanceof type) return current;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function tooLargeMessage(limit: number): string {

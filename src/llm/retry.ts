@@ -1,6 +1,6 @@
 // One LLM HTTP request with a per-attempt timeout, the caller's AbortSignal, and bounded retries with backoff.
 import { setTimeout as delay } from 'node:timers/promises';
-import { LlmRequestError, errorMessage } from '../errors.js';
+import { LlmRequestError, causeMatching, errorMessage } from '../errors.js';
 import type { LlmProgress } from './types.js';
 
 /** First backoff delay; it doubles per retry (1 s, 2 s, 4 s …) so a briefly overloaded API recovers. */
@@ -9,8 +9,6 @@ export const RETRY_BACKOFF_BASE_MS = 1_000;
 export const RETRY_BACKOFF_MAX_MS = 20_000;
 /** Ceiling of a server-requested wait (Gemini's RetryInfo on 429); longer asks are cut to this. */
 export const RETRY_AFTER_MAX_MS = 60_000;
-/** How deep we follow `cause` links looking for a socket error code (fetch nests them twice). */
-const MAX_CAUSE_DEPTH = 5;
 
 /** Socket-level error codes that mean "try again" rather than "the request is wrong". */
 const RETRYABLE_NETWORK_CODES = new Set([
@@ -77,13 +75,8 @@ export function isRetryableStatus(status: number): boolean {
 
 /** The socket error code (ECONNREFUSED, …) behind a failed fetch, if there is one. */
 export function networkErrorCode(err: unknown): string | undefined {
-  let current: unknown = err;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && RETRYABLE_NETWORK_CODES.has(code)) return code;
-    current = current.cause;
-  }
-  return undefined;
+  const found = causeMatching(err, (e) => RETRYABLE_NETWORK_CODES.has((e as { code?: string }).code ?? ''));
+  return (found as { code?: string } | undefined)?.code;
 }
 
 /** Plain words for a socket error code, for "retrying after …" lines. */
