@@ -105,6 +105,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const steps: AgentStepRecord[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   const timings = { llm_ms: 0, sandbox_ms: 0 };
+  const countLlm = (call: { promptTokens: number; completionTokens: number; latencyMs: number }) => {
+    usage.prompt_tokens += call.promptTokens;
+    usage.completion_tokens += call.completionTokens;
+    timings.llm_ms += call.latencyMs;
+  };
   const emit = (event: AgentEvent) => onEvent?.(event);
   const finish = (status: AgentRunResult['status'], answer: string | null, reason: string | null): AgentRunResult => ({
     status,
@@ -122,9 +127,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     throwIfAborted(signal);
     emit({ type: 'perceiving', step: 1, maxSteps });
     const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
-    usage.prompt_tokens += perception.llm.promptTokens;
-    usage.completion_tokens += perception.llm.completionTokens;
-    timings.llm_ms += perception.llm.latencyMs;
+    countLlm(perception.llm);
     await log.llmCall('perception', 1, perception.llm);
     await log.perception(1, perception);
     emit({ type: 'perceived', step: 1, servers: perception.selected_servers, fallback: perception.fallback, reason: perception.fallback_reason });
@@ -183,9 +186,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           }
           throw err;
         }
-        usage.prompt_tokens += decision.llm.promptTokens;
-        usage.completion_tokens += decision.llm.completionTokens;
-        timings.llm_ms += decision.llm.latencyMs;
+        countLlm(decision.llm);
         await log.llmCall('decision', step, decision.llm);
         await log.plan({ step, lifeline: lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed, code: decision.code });
 
@@ -209,9 +210,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         if (options.flowPolicy?.strict && classified.kind === 'further_processing') {
           // Strict mode: the planner sees typed values a tool-less model pulled out, never the result's text.
           const quarantined = await untilAborted(quarantineResult({ llm, task: query, result: classified.result, ...(signal ? { signal } : {}) }), signal);
-          usage.prompt_tokens += quarantined.llm.promptTokens;
-          usage.completion_tokens += quarantined.llm.completionTokens;
-          timings.llm_ms += quarantined.llm.latencyMs;
+          countLlm(quarantined.llm);
           classified = { ...classified, result: quarantined.text };
         }
         const outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
