@@ -32,7 +32,7 @@ export function needsApproval(tool: ToolInfo, policy: ApprovalPolicy): boolean {
 }
 
 /** An entry names a tool as `<server>.<tool>`, every tool of a server as `<server>.*`, or a tool on any server by its bare name. */
-function matchesEntry(tool: ToolInfo, entry: string): boolean {
+export function matchesEntry(tool: Pick<ToolInfo, 'server' | 'remoteName'>, entry: string): boolean {
   return entry === `${tool.server}.${tool.remoteName}` || entry === `${tool.server}.*` || entry === tool.remoteName;
 }
 

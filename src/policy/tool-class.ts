@@ -1,5 +1,6 @@
 // What a tool is to the flow policy: read / write / egress (from its MCP annotations, or the profile), and what its results are.
 import type { OwnServerKind } from '../config/server-env.js';
+import { matchesEntry } from '../mcp/approval-policy.js';
 import type { ToolInfo } from '../mcp/types.js';
 
 /** read: changes nothing and talks to nobody; write: changes the user's data or world; egress: its arguments leave the machine. */
@@ -37,11 +38,6 @@ const OWN_RESULTS: Record<OwnServerKind, Record<string, ResultLabels>> = {
   // Earlier answers: the user's own (private), and built from whatever those questions read (untrusted).
   history: { search_past_sessions: DOCUMENTS },
 };
-
-/** True when `entry` names `tool` (`<server>.<tool>`, `<server>.*`, or a bare tool name). */
-export function matchesEntry(tool: Pick<ToolInfo, 'server' | 'remoteName'>, entry: string): boolean {
-  return entry === `${tool.server}.${tool.remoteName}` || entry === `${tool.server}.*` || entry === tool.remoteName;
-}
 
 /**
  * Classes a tool. The profile's override wins; otherwise the MCP annotations with the spec's defaults (readOnlyHint
