@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtPath } from '../../src/paths.js';
-import type { RecordedRequest } from '../helpers/fake-ollama-server.js';
+import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer, type FakeOllamaOptions, type FakeReply, type RecordedRequest } from '../helpers/fake-ollama-server.js';
 
 /** The real math server, as a profile's mcp_servers entry. */
 export const MATH_SERVER_YAML = `  - id: math\n    script: ${builtPath('mcp-servers/math/main.js')}\n    description: Arithmetic and ASCII codes\n`;
@@ -67,3 +67,27 @@ export const PERCEPTION_JSON = JSON.stringify({
 
 /** Wraps code as a model would answer: prose and a fence. */
 export const fenced = (code: string) => `Here is the plan.\n\`\`\`javascript\n${code}\n\`\`\`\n`;
+
+/**
+ * A fake Ollama whose perception picks math (PERCEPTION_JSON) and whose n-th plan request (from 1) is answered by
+ * `decide`; `options` are the fake's other settings (models, strictModels…).
+ */
+export function planningOllama(
+  decide: (request: RecordedRequest, n: number) => FakeReply,
+  options: Omit<FakeOllamaOptions, 'replies'> = {},
+): Promise<FakeLlmServer> {
+  let n = 0;
+  return startFakeOllamaServer({
+    ...options,
+    replies: (req) => {
+      if (req.path !== '/api/chat') return undefined;
+      if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
+      return decide(req, ++n);
+    },
+  });
+}
+
+/** The prompts of the plan requests a fake Ollama received, in order. */
+export function decisionPrompts(server: FakeLlmServer): string[] {
+  return server.requests.filter((r) => r.path === '/api/chat' && !isPerception(r)).map(promptOf);
+}

@@ -1,9 +1,9 @@
 // The REPL's Ctrl-R at a real terminal (a pseudo-terminal): a question asked in one run is found and asked again
 // in the next, as in bash.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOllamaServer, ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { cortexInPty, type PtySession } from '../helpers/pty.js';
-import { PERCEPTION_JSON, fenced, isPerception, ollamaEnv, promptOf, tempProject } from './ask-harness.js';
+import { decisionPrompts, fenced, ollamaEnv, planningOllama, tempProject } from './ask-harness.js';
 
 /** Two whole CLI runs at a terminal: room for a loaded machine. */
 const SEARCH_TEST_TIMEOUT_MS = 180_000;
@@ -25,14 +25,8 @@ describe('cortex REPL history search', () => {
   it(
     'finds a question from the last run with Ctrl-R and asks it again on Enter; Ctrl-G gives the typed line back; Left edits the match',
     async () => {
-      server = await startFakeOllamaServer({
-        replies: (req) => {
-          if (req.path !== '/api/chat') return undefined;
-          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
-          return ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 40, b: 2 }); }'));
-        },
-      });
-      const decisions = () => server!.requests.filter((r) => r.path === '/api/chat' && !isPerception(r)).map(promptOf);
+      server = await planningOllama(() => ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 40, b: 2 }); }')));
+      const decisions = () => decisionPrompts(server!);
       const project = tempProject();
       const args = ['--profile', project.profile];
 

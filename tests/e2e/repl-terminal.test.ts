@@ -3,9 +3,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOllamaServer, ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { cortexInPty, type PtySession } from '../helpers/pty.js';
-import { PERCEPTION_JSON, fenced, isPerception, ollamaEnv, promptOf, tempProject } from './ask-harness.js';
+import { decisionPrompts, fenced, ollamaEnv, planningOllama, tempProject } from './ask-harness.js';
 
 /** Each test drives a whole CLI run at a terminal: room for a loaded machine. */
 const TERMINAL_TEST_TIMEOUT_MS = 120_000;
@@ -31,16 +31,11 @@ describe('cortex REPL at a terminal', () => {
   it(
     'shows a model failure and answers the next question in the same session',
     async () => {
-      let decisions = 0;
-      server = await startFakeOllamaServer({
-        replies: (req) => {
-          if (req.path !== '/api/chat') return undefined;
-          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
-          decisions += 1;
-          if (decisions === 1) return { status: 500, body: { error: 'model runner crashed' } };
-          return ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 40, b: 2 }); }'));
-        },
-      });
+      server = await planningOllama((_req, n) =>
+        n === 1
+          ? { status: 500, body: { error: 'model runner crashed' } }
+          : ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 40, b: 2 }); }')),
+      );
       const project = tempProject();
       session = cortexInPty(['--profile', project.profile, '--models', noRetryModels(project.root)], ollamaEnv(server.url));
       await session.waitFor(PROMPT);
@@ -55,8 +50,7 @@ describe('cortex REPL at a terminal', () => {
       session.write('/exit\r');
       expect(await session.exited).toBe(0);
       // Both questions went into one session file.
-      const decisionsSeen = server.requests.filter((r) => r.path === '/api/chat' && !isPerception(r)).map(promptOf);
-      expect(decisionsSeen.at(-1)).toContain('What is 40 plus 2?');
+      expect(decisionPrompts(server).at(-1)).toContain('What is 40 plus 2?');
     },
     TERMINAL_TEST_TIMEOUT_MS,
   );
@@ -64,13 +58,7 @@ describe('cortex REPL at a terminal', () => {
   it(
     'runs slash commands without asking the model, refuses an unknown one, and sends a paste as one question',
     async () => {
-      server = await startFakeOllamaServer({
-        replies: (req) => {
-          if (req.path !== '/api/chat') return undefined;
-          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
-          return ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: pasted"; }'));
-        },
-      });
+      server = await planningOllama(() => ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: pasted"; }')));
       const project = tempProject();
       session = cortexInPty(['--profile', project.profile], ollamaEnv(server.url));
       await session.waitFor(PROMPT);
@@ -89,9 +77,8 @@ describe('cortex REPL at a terminal', () => {
       mark = session.output().length;
       session.write('\x1b[200~first line of the paste\rsecond line\x1b[201~\r');
       await session.waitFor(/pasted/, mark);
-      const decisionPrompts = server.requests.filter((r) => r.path === '/api/chat' && !isPerception(r)).map(promptOf);
-      expect(decisionPrompts).toHaveLength(1);
-      expect(decisionPrompts[0]).toContain('first line of the paste\nsecond line');
+      expect(decisionPrompts(server)).toHaveLength(1);
+      expect(decisionPrompts(server)[0]).toContain('first line of the paste\nsecond line');
 
       // Ctrl-D ends the REPL cleanly; the question is kept in the history file for the next run.
       await session.waitFor(PROMPT, mark);
@@ -105,14 +92,9 @@ describe('cortex REPL at a terminal', () => {
   it(
     'says at start-up that the model is not pulled and how to pull it, and /model switches to one that is',
     async () => {
-      server = await startFakeOllamaServer({
+      server = await planningOllama(() => ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 1, b: 1 }); }')), {
         models: ['llama3.1:8b'],
         strictModels: true,
-        replies: (req) => {
-          if (req.path !== '/api/chat') return undefined;
-          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
-          return ollamaChatReply(fenced('async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 1, b: 1 }); }'));
-        },
       });
       const project = tempProject();
       session = cortexInPty(['--profile', project.profile, '--model', 'ollama:qwen2.5-coder:7b'], ollamaEnv(server.url));

@@ -1,10 +1,10 @@
 // What a person sees at a terminal while a slow local model writes its plan: a line that keeps moving (spinner,
 // model, seconds, tokens), the plan's text as it arrives with -v, and the answer in full.
 import { afterEach, describe, expect, it } from 'vitest';
-import { heldStream, ollamaChatReply, ollamaChunk, ollamaDone, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { heldStream, ollamaChatReply, ollamaChunk, ollamaDone, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { cortexInPty, type PtySession } from '../helpers/pty.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
-import { PERCEPTION_JSON, isPerception, ollamaEnv, tempProject } from './ask-harness.js';
+import { ollamaEnv, planningOllama, tempProject } from './ask-harness.js';
 
 const TERMINAL_TEST_TIMEOUT_MS = 120_000;
 
@@ -21,13 +21,7 @@ const PLAN = ['Here is the plan.\n```javascript\n', 'async function solve() {\n 
 
 async function slowModel(): Promise<ReturnType<typeof heldStream>> {
   const held = heldStream([...PLAN.map((piece) => ollamaChunk(piece)), ollamaDone({ completionTokens: 40 })]);
-  server = await startFakeOllamaServer({
-    replies: (req) => {
-      if (req.path !== '/api/chat') return undefined;
-      if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
-      return { frames: held.frames };
-    },
-  });
+  server = await planningOllama(() => ({ frames: held.frames }));
   return held;
 }
 
@@ -79,16 +73,7 @@ describe('progress at a terminal with a slow model', () => {
   it(
     'gives a --json consumer the one object on stdout and the progress, retries included, as plain lines on stderr',
     async () => {
-      let decisions = 0;
-      server = await startFakeOllamaServer({
-        replies: (req) => {
-          if (req.path !== '/api/chat') return undefined;
-          if (isPerception(req)) return ollamaChatReply(PERCEPTION_JSON);
-          decisions += 1;
-          if (decisions === 1) return { status: 500, body: { error: 'model runner crashed' } };
-          return ollamaChatReply(PLAN.join(''));
-        },
-      });
+      server = await planningOllama((_req, n) => (n === 1 ? { status: 500, body: { error: 'model runner crashed' } } : ollamaChatReply(PLAN.join(''))));
       const { profile } = tempProject();
       const run = await runCli(['--profile', profile, '--json', 'ask', 'What is 20 plus 22?'], { env: ollamaEnv(server.url) });
       expect(resultOf(run)).toMatchObject({ status: 'answered', answer: '42' });
