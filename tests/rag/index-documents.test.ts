@@ -18,19 +18,16 @@ import { readIndexStore } from '../../src/rag/index/index-store.js';
 import { bm25Search, vectorSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
 import type { ExtractionResult, Extractor } from '../../src/rag/types.js';
-import { FakeExtractor } from './fake-extractor.js';
-import { makeTempFolders, type TempFolders } from './temp-folders.js';
+import type { FakeExtractor } from './fake-extractor.js';
+import { makeSampleDocuments } from './sample-documents.js';
+import type { TempFolders } from './temp-folders.js';
 
 let folders: TempFolders;
 let extractor: FakeExtractor;
 const embedder = createLexicalEmbedder({ dimension: 256 });
 
 beforeEach(async () => {
-  folders = await makeTempFolders();
-  extractor = new FakeExtractor(folders.documentsDir);
-  await folders.write('tesla.md', '# Tesla\n\nNikola Tesla designed the alternating current induction motor.');
-  await folders.write('oxygen.txt', 'Oxygen is a chemical element with symbol O and atomic number 8.');
-  await folders.write('notes/warsaw.html', '<html><body><h1>Warsaw</h1><p>Warsaw is the capital of Poland, on the Vistula river.</p></body></html>');
+  ({ folders, extractor } = await makeSampleDocuments());
 });
 
 afterEach(async () => {

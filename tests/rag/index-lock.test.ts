@@ -8,19 +8,16 @@ import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { IndexLockedError } from '../../src/rag/errors.js';
 import { indexDocuments, type IndexDocumentsOptions } from '../../src/rag/index/index-documents.js';
 import { acquireIndexLock, INDEX_LOCK_FILE } from '../../src/rag/index/index-lock.js';
-import { FakeExtractor } from './fake-extractor.js';
-import { makeTempFolders, type TempFolders } from './temp-folders.js';
+import type { FakeExtractor } from './fake-extractor.js';
+import { makeSampleDocuments } from './sample-documents.js';
+import type { TempFolders } from './temp-folders.js';
 
 let folders: TempFolders;
 let extractor: FakeExtractor;
 const embedder = createLexicalEmbedder({ dimension: 256 });
 
 beforeEach(async () => {
-  folders = await makeTempFolders();
-  extractor = new FakeExtractor(folders.documentsDir);
-  await folders.write('tesla.md', '# Tesla\n\nNikola Tesla designed the alternating current induction motor.');
-  await folders.write('oxygen.txt', 'Oxygen is a chemical element with symbol O and atomic number 8.');
-  await folders.write('notes/warsaw.html', '<html><body><h1>Warsaw</h1><p>Warsaw is the capital of Poland.</p></body></html>');
+  ({ folders, extractor } = await makeSampleDocuments());
 });
 
 afterEach(async () => {
