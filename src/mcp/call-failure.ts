@@ -61,10 +61,15 @@ export function authMessage(spec: ServerSpec, err: unknown): McpError | undefine
   if (!isAuthFailure(err)) return undefined;
   if (err instanceof McpError) return err;
   const code = (err as { code?: unknown }).code;
-  const hasToken = Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+  const hasToken = hasAuthorizationHeader(spec);
   const why = code === 403 ? '403 Forbidden' : '401 Unauthorized';
   const how = hasToken
     ? 'the token in its entry\'s headers was refused; replace it'
     : `sign in with \`cortex servers login ${spec.id}\``;
   return new McpError(spec.id, `answered ${why}: ${how}`, { cause: err });
+}
+
+/** True when the entry gives its own Authorization header (a token): the user's choice, used instead of OAuth. */
+export function hasAuthorizationHeader(spec: Pick<ServerSpec, 'headers'>): boolean {
+  return Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
 }

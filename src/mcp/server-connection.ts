@@ -9,7 +9,7 @@ import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
-import { authMessage, isAuthFailure, isBrokenSocket } from './call-failure.js';
+import { authMessage, hasAuthorizationHeader, isAuthFailure, isBrokenSocket } from './call-failure.js';
 import { CallClock, sdkBackstopMs } from './call-clock.js';
 import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
@@ -135,8 +135,7 @@ export class ServerConnection {
       const url = new URL(spec.url!);
       const requestInit = { headers: spec.headers ?? {} };
       // A token given in the entry's headers is the user's choice; otherwise OAuth is used when the server asks for it.
-      const hasToken = Object.keys(spec.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
-      const authProvider = this.oauthStore && !hasToken ? oauthProviderFor(spec, this.oauthStore) : undefined;
+      const authProvider = this.oauthStore && !hasAuthorizationHeader(spec) ? oauthProviderFor(spec, this.oauthStore) : undefined;
       const auth = authProvider ? { authProvider } : {};
       const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) }, ...auth });
       return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit, ...auth }), sse];
