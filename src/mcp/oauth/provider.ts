@@ -83,10 +83,9 @@ export class StoredProvider implements OAuthClientProvider {
   clientInformation(): OAuthClientInformationMixed | undefined {
     const o = this.spec.oauth;
     if (o?.clientId) return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}) };
-    const stored = this.store.load(this.url).client;
+    const { client: stored, discovery } = this.store.load(this.url);
     if (stored || this.interactive) return stored;
     // In a run nobody can register and sign in: say how, rather than register a client nobody will use.
-    const discovery = this.store.load(this.url).discovery;
     if (discovery && !discovery.authorizationServerMetadata && !discovery.resourceMetadata) throw new NoOAuthMetadataError(this.spec.id);
     throw new SignInRequiredError(this.spec.id);
   }
