@@ -1,5 +1,6 @@
 // Start-up check of the configured text model against the provider's own model list.
 import { CortexError, LlmRequestError, ModelNotFoundError, errorMessage } from '../errors.js';
+import type { AttemptFailure } from './retry.js';
 import type { LlmClient, ProviderModel } from './types.js';
 
 /** How long the start-up check waits for the provider's model list. */
@@ -42,4 +43,19 @@ export async function checkTextModel(client: LlmClient, options: { signal?: Abor
   if (models.some((m) => sameModel(client.provider, m.name, client.model))) return { ok: true, models };
   const setting = options.setting ?? (client as { setting?: string }).setting ?? DEFAULT_MODEL_SETTING;
   return { ok: false, error: new ModelNotFoundError(client.provider, client.model, setting, textModels(models).map((m) => m.name)) };
+}
+
+/**
+ * A request's 404 for a model the provider does not serve, as the retry loop's failure: a ModelNotFoundError naming
+ * the models `listNames` finds (none when listing fails).
+ */
+export async function modelNotFoundFailure(
+  err: unknown,
+  status: number,
+  detail: string,
+  missing: { provider: string; model: string; setting: string },
+  listNames: () => Promise<string[]>,
+): Promise<AttemptFailure> {
+  const available = await listNames().catch((): string[] => []);
+  return { status, retryable: false, message: detail, error: new ModelNotFoundError(missing.provider, missing.model, missing.setting, available, { cause: err }) };
 }

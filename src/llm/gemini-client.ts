@@ -4,7 +4,7 @@ import { boundedFetch } from './bounded-fetch.js';
 import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
 import { LlmRequestError, LlmUnavailableError, ModelNotFoundError, errorMessage } from '../errors.js';
-import { DEFAULT_MODEL_SETTING } from './check-model.js';
+import { DEFAULT_MODEL_SETTING, modelNotFoundFailure } from './check-model.js';
 import { describeStreamFailure, readStream, type StreamTuning } from './read-stream.js';
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
 import { estimatePromptTokens } from './token-estimate.js';
@@ -282,11 +282,9 @@ async function describeGeminiFailure(
     const body = parseErrorBody(errorMessage(err));
     const detail = body?.message ?? errorMessage(err);
     if (status === 404) {
-      const available = await listModels().then(
-        (models) => models.filter((m) => !m.actions || m.actions.includes('generateContent')).map((m) => m.name),
-        () => [],
+      return modelNotFoundFailure(err, status, detail, { provider: PROVIDER, model, setting }, async () =>
+        (await listModels()).filter((m) => !m.actions || m.actions.includes('generateContent')).map((m) => m.name),
       );
-      return { status, retryable: false, message: detail, error: new ModelNotFoundError(PROVIDER, model, setting, available, { cause: err }) };
     }
     const badKey = status === 401 || status === 403 || /API[_ ]KEY/i.test(detail);
     const hint = badKey ? ` (check the key in ${keySource})` : '';

@@ -1,10 +1,10 @@
 // LlmClient for a local Ollama server, through the `ollama` npm package: streamed /api/chat sized by num_ctx, /api/embed, /api/tags.
 import { Ollama, type ChatResponse, type EmbedResponse, type Message } from 'ollama';
 import { boundedFetch } from './bounded-fetch.js';
-import { DEFAULT_MODEL_SETTING } from './check-model.js';
+import { DEFAULT_MODEL_SETTING, modelNotFoundFailure } from './check-model.js';
 import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
-import { LlmRequestError, ModelNotFoundError, errorMessage } from '../errors.js';
+import { LlmRequestError, errorMessage } from '../errors.js';
 import { FALLBACK_CONTEXT_TOKENS, contextLengthOf, sizeNumCtx } from './ollama-context.js';
 import { resolveOllamaHost } from './ollama-host.js';
 import { describeStreamFailure, readStream, type StreamTuning } from './read-stream.js';
@@ -220,11 +220,7 @@ async function describeOllamaFailure(
   if (typeof status === 'number') {
     const detail = errorMessage(err);
     if (status === 404 && /not found/i.test(detail)) {
-      const available = await listModels().then(
-        (models) => models.map((m) => m.name),
-        () => [],
-      );
-      return { status, retryable: false, message: detail, error: new ModelNotFoundError(PROVIDER, model, setting, available, { cause: err }) };
+      return modelNotFoundFailure(err, status, detail, { provider: PROVIDER, model, setting }, async () => (await listModels()).map((m) => m.name));
     }
     return { status, retryable: isRetryableStatus(status), message: `HTTP ${status} from ${host}: ${detail}` };
   }
