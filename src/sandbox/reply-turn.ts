@@ -109,16 +109,22 @@ function wrapperTagsAsFences(text: string): string {
     .replace(WRAPPER_CLOSE_RE, () => (hasFences ? '' : '\n```'));
 }
 
-/** Reads the model's own turn out of a reply (line endings already normalised). */
-export function readTurn(reply: string): Turn {
+/** The model's own turn with its reasoning removed, wrapper tags still as written. */
+function ownTurnWithoutReasoning(reply: string): Turn {
   const paired = withoutPairedReasoning(reply);
   const lone = withoutLoneReasoning(ownTurn(paired.text));
-  return { text: wrapperTagsAsFences(lone.text), stillReasoning: lone.stillReasoning, hadReasoning: paired.hadReasoning || lone.hadReasoning };
+  return { text: lone.text, stillReasoning: lone.stillReasoning, hadReasoning: paired.hadReasoning || lone.hadReasoning };
+}
+
+/** Reads the model's own turn out of a reply (line endings already normalised). */
+export function readTurn(reply: string): Turn {
+  const turn = ownTurnWithoutReasoning(reply);
+  return { ...turn, text: wrapperTagsAsFences(turn.text) };
 }
 
 /** What the model said, for a person: its own turn without reasoning, blank lines squeezed, cut to `max` characters. */
 export function modelWords(reply: string, max = MAX_SAID_CHARS): string {
-  const text = withoutLoneReasoning(ownTurn(withoutPairedReasoning(reply.replace(/\r\n?/g, '\n')).text))
+  const text = ownTurnWithoutReasoning(reply.replace(/\r\n?/g, '\n'))
     .text.replace(TOOL_CALL_TAG_RE, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
