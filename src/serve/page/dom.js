@@ -8,6 +8,11 @@ export function el(tag, className, text) {
   return node;
 }
 
+/** "1 step", "3 steps". */
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Milliseconds as "850 ms", "4.2 s" or "1 min 5 s". */
 export function duration(ms) {
   if (ms < 1000) return `${Math.round(ms)} ms`;

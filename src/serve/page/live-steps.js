@@ -1,5 +1,5 @@
 // One answer's steps as its agent events arrive: servers chosen, each plan (its code growing while the model writes it), tool calls, outcomes, model requests and retries.
-import { duration, el } from './dom.js';
+import { duration, el, plural } from './dom.js';
 import { foldedText } from './folded-text.js';
 
 const ARGS_PREVIEW_CHARS = 200;
@@ -102,7 +102,7 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
           maxSteps = data.maxSteps;
           stats.attempts += 1;
           phase = `Step ${data.step}/${data.maxSteps} · planning`;
-          attempt = line('attempt', `Step ${data.step}/${data.maxSteps} · plan (${data.lifelinesLeft} ${data.lifelinesLeft === 1 ? 'retry' : 'retries'} left${data.strategy ? `, ${data.strategy}` : ''})`);
+          attempt = line('attempt', `Step ${data.step}/${data.maxSteps} · plan (${plural(data.lifelinesLeft, 'retry', 'retries')} left${data.strategy ? `, ${data.strategy}` : ''})`);
           pending = [];
           streamed = null;
           break;

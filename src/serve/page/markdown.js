@@ -1,6 +1,7 @@
 // Answers as markdown: parsed by marked, sanitised by DOMPurify (no script, handler or javascript: URL survives), then given copy buttons.
 import { marked } from '/vendor/marked.esm.js';
 import DOMPurify from '/vendor/purify.es.mjs';
+import { el } from './dom.js';
 
 /** How long "Copied" shows on a copy button. */
 const COPIED_SHOWN_MS = 1500;
@@ -34,10 +35,8 @@ export async function copyText(text) {
 
 /** A button that copies what `textOf()` returns when clicked. */
 export function copyButton(textOf, label = 'Copy') {
-  const button = document.createElement('button');
+  const button = el('button', 'copy', label);
   button.type = 'button';
-  button.className = 'copy';
-  button.textContent = label;
   button.addEventListener('click', async () => {
     try {
       await copyText(textOf());
@@ -55,14 +54,12 @@ export function renderMarkdown(text) {
   const html = marked.parse(String(text), { gfm: true, breaks: true, async: false });
   const fragment = DOMPurify.sanitize(html, PURIFY);
   for (const pre of fragment.querySelectorAll('pre')) {
-    const box = document.createElement('div');
-    box.className = 'code-box';
+    const box = el('div', 'code-box');
     pre.replaceWith(box);
     box.append(copyButton(() => pre.textContent), pre);
   }
   for (const table of fragment.querySelectorAll('table')) {
-    const box = document.createElement('div');
-    box.className = 'table-box';
+    const box = el('div', 'table-box');
     table.replaceWith(box);
     box.append(table);
   }

@@ -1,11 +1,9 @@
 // One turn of the thread: the question, its steps folded under it (open while it runs), then the answer or what went wrong.
-import { duration, el } from './dom.js';
+import { duration, el, plural } from './dom.js';
 import { elicitationForm } from './elicitation-form.js';
 import { liveSteps } from './live-steps.js';
 import { copyButton, renderMarkdown } from './markdown.js';
 import { answerSources } from './sources.js';
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 /** A turn for `question`; `running` opens its steps and shows a working state until finish() or fail(). */
 export function createTurn(question, { running = true } = {}) {
