@@ -1,5 +1,5 @@
 // Judging a sandbox result as an outcome, and saying what was tried when giving up.
-import { runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
+import { oneLine, runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import type { AgentStepRecord } from './types.js';
 import { badValue, type BadValueReason } from '../model-messages.js';
@@ -24,11 +24,6 @@ export type PlanOutcome =
   | { kind: 'further_processing'; result: string }
   | { kind: 'invalid_plan'; error: string; problem: string; diagnosis: string }
   | { kind: 'sandbox_error'; error: string; errorKind: string; problem: string; diagnosis: string; refusedBeforeRunning: boolean };
-
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
 
 /** Texts that mean the code lost its value on the way: never a result. */
 const NONSENSE: Record<string, BadValueReason> = { undefined: 'nothing', null: 'null', nan: 'nan', '': 'empty', '{}': 'empty', '[]': 'empty', '""': 'empty' };
@@ -77,7 +72,7 @@ function describeAttempt(record: AgentStepRecord): string {
   const tools = record.tool_calls.length ? record.tool_calls.map((c) => `${c.name}${c.ok ? '' : ' (failed)'}`).join(', ') : 'no tool calls';
   const what =
     record.outcome === 'further_processing' ? 'needed further processing' : record.outcome === 'final_answer' ? 'answered' : record.diagnosis ?? record.outcome;
-  return clip(`step ${record.step}, lifelines left ${record.lifeline} (${record.strategy}; ${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
+  return oneLine(`step ${record.step}, lifelines left ${record.lifeline} (${record.strategy}; ${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
 }
 
 /** Why the run gave up, and every attempt made, bounded. */
@@ -93,7 +88,7 @@ export function giveUpReason({
     cause.kind === 'lifelines'
       ? `No answer: step ${cause.step} failed on every lifeline.`
       : `No answer within ${cause.maxSteps} step${cause.maxSteps === 1 ? '' : 's'}.` +
-        (cause.lastResult !== null ? ` Last result: ${clip(cause.lastResult, MAX_REASON_ATTEMPT_CHARS)}` : '');
+        (cause.lastResult !== null ? ` Last result: ${oneLine(cause.lastResult, MAX_REASON_ATTEMPT_CHARS)}` : '');
   const text = [head, 'Tried:', ...steps.map((s) => `- ${describeAttempt(s)}`)].join('\n');
   return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS - 1)}…`;
 }

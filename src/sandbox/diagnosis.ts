@@ -97,7 +97,8 @@ export function lastStepDiagnosis(): string {
 /** Cap on a detail quoted in a diagnosis, in characters. */
 const MAX_DETAIL_CHARS = 200;
 
-function oneLine(text: string): string {
+/** The text on one line (runs of white space made one space), cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max = MAX_DETAIL_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= MAX_DETAIL_CHARS ? flat : `${flat.slice(0, MAX_DETAIL_CHARS - 1)}…`;
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
