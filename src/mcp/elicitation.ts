@@ -54,7 +54,7 @@ function spoken(ms: number): string {
 }
 
 /** The request as our handlers see it. */
-export function toElicitationRequest(server: string, params: ElicitRequest['params']): ElicitationRequest {
+function toElicitationRequest(server: string, params: ElicitRequest['params']): ElicitationRequest {
   if (params.mode === 'url') return { server, mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId };
   const schema = params.requestedSchema as { properties?: Record<string, FormField>; required?: string[] };
   return { server, mode: 'form', message: params.message, fields: schema.properties ?? {}, required: schema.required ?? [] };

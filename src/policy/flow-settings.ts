@@ -5,7 +5,7 @@ import type { Profile } from '../config/profiles.js';
 import type { FlowPolicy } from './flow-guard.js';
 
 /** Our own servers (our built entries run with this Node), by id, with which of ours each is. */
-export function ownServerKinds(specs: readonly ServerSpec[]): Map<string, OwnServerKind> {
+function ownServerKinds(specs: readonly ServerSpec[]): Map<string, OwnServerKind> {
   const kinds = new Map<string, OwnServerKind>();
   for (const s of specs) {
     const kind = s.command === process.execPath && s.args[0] !== undefined ? ownServerKind(s.args[0]) : null;

@@ -5,7 +5,7 @@ import { timedGenerate, type LlmCallInfo } from '../agent/llm-call.js';
 import type { LlmClient } from '../llm/types.js';
 
 /** Values one extraction may return, and their bounds: short typed values, not text that could carry instructions. */
-export const MAX_QUARANTINE_VALUES = 10;
+const MAX_QUARANTINE_VALUES = 10;
 export const MAX_QUARANTINE_STRING_CHARS = 200;
 /** Most of a step's result shown to the quarantined model, in characters. */
 const MAX_QUARANTINE_INPUT_CHARS = 20_000;
@@ -24,7 +24,7 @@ const ValuesSchema = z.strictObject({
 });
 
 /** The JSON Schema the model is held to (Ollama `format`, Gemini `responseSchema`). */
-export const QUARANTINE_JSON_SCHEMA = {
+const QUARANTINE_JSON_SCHEMA = {
   type: 'object',
   properties: {
     values: {
@@ -46,7 +46,7 @@ export interface Quarantined {
 }
 
 /** The prompt of the quarantined model; its first line lets a test model tell it from the planner's. */
-export function quarantinePrompt(task: string, result: string, boundary = randomBytes(8).toString('hex')): string {
+function quarantinePrompt(task: string, result: string, boundary = randomBytes(8).toString('hex')): string {
   const data = result.length <= MAX_QUARANTINE_INPUT_CHARS ? result : `${result.slice(0, MAX_QUARANTINE_INPUT_CHARS)}… [cut]`;
   return [
     'You extract typed values from data. You cannot call tools and nothing you write is run.',

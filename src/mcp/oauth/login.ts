@@ -9,7 +9,7 @@ import { oauthProviderFor, StoredProvider } from './provider.js';
 import type { OAuthStore } from './store.js';
 
 /** How long the browser may take to come back with a code; a person signing in needs minutes, not hours. */
-export const LOGIN_TIMEOUT_MS = 5 * 60_000;
+const LOGIN_TIMEOUT_MS = 5 * 60_000;
 /** Callback requests kept while nobody waits yet; more are strays. */
 const MAX_EARLY_ANSWERS = 8;
 /** Path of the loopback redirect. */
