@@ -75,10 +75,10 @@ export function traceFileName(id: string): string {
   return `session-${id}.trace.jsonl`;
 }
 
-/** `YYYY/MM/DD` (local time, as the original) of a moment, as path segments. */
 /** Folders between the memory folder and a session's files: YYYY/MM/DD. */
 export const DATE_FOLDER_DEPTH = 3;
 
+/** `YYYY/MM/DD` (local time, as the original) of a moment, as path segments. */
 export function dateFolder(date: Date): [string, string, string] {
   const pad = (n: number) => String(n).padStart(2, '0');
   return [String(date.getFullYear()), pad(date.getMonth() + 1), pad(date.getDate())];
