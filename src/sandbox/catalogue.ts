@@ -1,5 +1,6 @@
 // The tool catalogue shown to the model: one line per tool with a TypeScript-style signature, then notes on results.
 import type { ToolInfo } from '../mcp/types.js';
+import { callee } from './call-args.js';
 import { MAX_INLINE_BINARY_CHARS } from './tool-result.js';
 import { schemaToType } from './schema-type.js';
 
@@ -70,8 +71,7 @@ function renderTool(tool: ToolInfo): string {
 
 /** How to call a tool: `tools.add({a: number, b: number}): Promise<number>`. */
 export function toolSignature(tool: ToolInfo): string {
-  const callee = /^[A-Za-z_$][\w$]*$/.test(tool.name) ? `tools.${tool.name}` : `tools[${JSON.stringify(tool.name)}]`;
-  return `${callee}(${inputType(tool.inputSchema)}): Promise<${outputType(tool.outputSchema)}>`;
+  return `${callee(tool.name)}(${inputType(tool.inputSchema)}): Promise<${outputType(tool.outputSchema)}>`;
 }
 
 /** Cuts at the last word boundary within `max` characters (never mid-word), marking the cut with an ellipsis. */
