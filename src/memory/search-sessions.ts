@@ -1,6 +1,6 @@
 // Search over what earlier sessions asked and answered: one text per question, ranked by the documents' BM25.
 import { buildBm25Index } from '../rag/search/bm25.js';
-import { listSessions, readSessionFile } from './session-files.js';
+import { readSessionFile, sessionFiles } from './session-files.js';
 import { sessionQuestions } from './session-questions.js';
 
 /** Sessions read per search, newest first; older ones are not searched. */
@@ -34,9 +34,11 @@ export async function searchPastSessions(
   { limit = 5, exclude }: { limit?: number; exclude?: string } = {},
 ): Promise<{ hits: PastHit[]; searched: number }> {
   const entries: PastHit[] = [];
-  const sessions = await listSessions(memoryDir, { limit: MAX_SESSIONS_SEARCHED });
-  for (const session of sessions) {
-    if (session.id === exclude || session.error) continue;
+  let seen = 0;
+  // Each session file read once (listSessions would read it for its summary, then again here).
+  for await (const session of sessionFiles(memoryDir)) {
+    if (++seen > MAX_SESSIONS_SEARCHED) break;
+    if (session.id === exclude) continue;
     const items = await readSessionFile(session.path).catch(() => null);
     if (!items) continue;
     // Only answered questions: the one being asked now (unfinished) would otherwise find itself.

@@ -83,40 +83,45 @@ function firstQuery(items: MemoryItem[]): string | null {
   return first.text.length <= MAX_LISTED_QUERY_CHARS ? first.text : `${first.text.slice(0, MAX_LISTED_QUERY_CHARS - 1)}…`;
 }
 
-/** Sessions under baseDir, newest first, at most `limit` (default DEFAULT_SESSIONS_LISTED). */
-export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_LISTED }: { limit?: number } = {}): Promise<SessionInfo[]> {
-  const max = Math.max(0, Math.min(limit, MAX_SESSIONS_LISTED));
-  const sessions: SessionInfo[] = [];
+/** The session files under baseDir, newest first, without reading them. */
+export async function* sessionFiles(baseDir: string): AsyncGenerator<{ id: string; unixSeconds: number; path: string }> {
   for await (const folder of dateFolders(baseDir)) {
     const names = (await readdir(folder).catch(() => [] as string[]))
       .map((name) => SESSION_FILE.exec(name)?.[1])
       .filter((id): id is string => id !== undefined)
       .map((id) => parseSessionId(id)!)
       .sort((a, b) => b.unixSeconds - a.unixSeconds || b.id.localeCompare(a.id));
-    for (const { id, unixSeconds } of names) {
-      if (sessions.length >= max) return sessions;
-      const path = join(folder, sessionFileName(id));
-      const info: SessionInfo = {
-        id,
-        started: new Date(unixSeconds * 1000).toISOString(),
-        first_query: null,
-        item_count: 0,
-        question_count: 0,
-        last_outcome: null,
-        path,
-      };
-      try {
-        const items = await readSessionFile(path);
-        info.first_query = firstQuery(items);
-        info.item_count = items.length;
-        const questions = sessionQuestions(items);
-        info.question_count = questions.length;
-        info.last_outcome = questions.at(-1)?.outcome ?? null;
-      } catch (err) {
-        info.error = (err as Error).message;
-      }
-      sessions.push(info);
+    for (const { id, unixSeconds } of names) yield { id, unixSeconds, path: join(folder, sessionFileName(id)) };
+  }
+}
+
+/** Sessions under baseDir, newest first, at most `limit` (default DEFAULT_SESSIONS_LISTED). */
+export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_LISTED }: { limit?: number } = {}): Promise<SessionInfo[]> {
+  const max = Math.max(0, Math.min(limit, MAX_SESSIONS_LISTED));
+  const sessions: SessionInfo[] = [];
+  if (max === 0) return sessions;
+  for await (const { id, unixSeconds, path } of sessionFiles(baseDir)) {
+    const info: SessionInfo = {
+      id,
+      started: new Date(unixSeconds * 1000).toISOString(),
+      first_query: null,
+      item_count: 0,
+      question_count: 0,
+      last_outcome: null,
+      path,
+    };
+    try {
+      const items = await readSessionFile(path);
+      info.first_query = firstQuery(items);
+      info.item_count = items.length;
+      const questions = sessionQuestions(items);
+      info.question_count = questions.length;
+      info.last_outcome = questions.at(-1)?.outcome ?? null;
+    } catch (err) {
+      info.error = (err as Error).message;
     }
+    sessions.push(info);
+    if (sessions.length >= max) return sessions;
   }
   return sessions;
 }
