@@ -1,6 +1,7 @@
 // Turns a model's reply into runnable JavaScript defining solve(), or a refusal that tells the model what to send; no isolate needed.
 import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
+import { errorMessage } from '../errors.js';
 import * as messages from '../model-messages.js';
 import { replyDiagnosis, type DiagnosisFacts } from './diagnosis.js';
 import { entryCandidates, findEntryPoint } from './entry-point.js';
@@ -43,7 +44,7 @@ export function prepareCode(text: string): PreparedCode {
     return prepare(text);
   } catch (err) {
     // A parser bug must cost the model a lifeline, not crash the run.
-    const problem = err instanceof Error ? err.message : String(err);
+    const problem = errorMessage(err);
     return fail('syntax', messages.unreadableReply({ problem }), 'unreadable', { problem });
   }
 }
@@ -193,6 +194,6 @@ function compiles(code: string): string | null {
     new Script(`(function () {\n${code}\n})`, { filename: 'solve.js' });
     return null;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
 }
