@@ -1,7 +1,7 @@
 // Finds the code in the model's turn: fenced blocks closed where the code parses, else the text minus prose lines; and a prose FINAL_ANSWER.
 import { parseCode } from './parse-code.js';
 import { looksLikePython } from './reply-shapes.js';
-import { FENCE_LINE_RE } from './reply-turn.js';
+import { FENCE_LINE_RE, outsideFences } from './reply-turn.js';
 
 /** One candidate block of code in a reply. */
 export interface CodeBlock {
@@ -138,15 +138,11 @@ export function findCodeBlocks(text: string, parse: typeof parseCode = parseCode
  */
 export function proseFinalAnswer(text: string): string | null {
   const lines = text.split('\n');
-  let inFence = false;
+  const outside = outsideFences(lines);
   let at = -1;
   let first = '';
   lines.forEach((line, i) => {
-    if (FENCE_LINE_RE.test(line)) {
-      inFence = !inFence;
-      return;
-    }
-    const m = inFence ? null : FINAL_ANSWER_LINE_RE.exec(line);
+    const m = outside[i] ? FINAL_ANSWER_LINE_RE.exec(line) : null;
     if (m) {
       at = i;
       first = m[1]!;

@@ -3,6 +3,16 @@
 /** A fence line: three or more backticks (or tildes) at the start of a line, then an optional label. */
 export const FENCE_LINE_RE = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)/;
 
+/** For each line, whether it lies outside code fences (a fence line itself does not): each fence line opens or closes one. */
+export function outsideFences(lines: readonly string[]): boolean[] {
+  let inFence = false;
+  return lines.map((line) => {
+    if (!FENCE_LINE_RE.test(line)) return !inFence;
+    inFence = !inFence;
+    return false;
+  });
+}
+
 /** Tags reasoning models put their drafts in (Qwen3, DeepSeek-R1, Claude-style, Granite). */
 const REASONING_TAGS = 'think|thinking|reasoning|thought';
 const PAIRED_REASONING_RE = new RegExp(`<(${REASONING_TAGS})>[\\s\\S]*?<\\/\\1>`, 'gi');
@@ -79,12 +89,11 @@ function ownTurn(text: string, restarts = 0): string {
     else return ownTurn(out.slice(token.index + token[0].length).replace(/^(?:assistant|model)?[ \t]*(?:<\|end_header_id\|>)?/, ''), restarts + 1);
   }
   const lines = out.split('\n');
-  let inFence = false;
+  const outside = outsideFences(lines);
   let seenContent = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (FENCE_LINE_RE.test(line)) inFence = !inFence;
-    else if (!inFence && OTHER_TURN_LINE_RE.test(line)) {
+    if (outside[i] && OTHER_TURN_LINE_RE.test(line)) {
       if (seenContent) return lines.slice(0, i).join('\n');
       if (ASSISTANT_LINE_RE.test(line)) {
         lines[i] = line.replace(ASSISTANT_LINE_RE, '');
