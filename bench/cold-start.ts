@@ -124,7 +124,7 @@ export async function runColdStartBench(): Promise<Figure[]> {
     server.close();
   }
   // A model that takes SLOW_MODEL_MS per request (perception, then the plan): what the question costs beyond that.
-  const slow = await startInstantLlm(() => PLAN, SLOW_MODEL_MS);
+  const slow = await startInstantLlm(() => PLAN, { delayMs: SLOW_MODEL_MS });
   try {
     const times: number[] = [];
     for (let i = 0; i <= RUNS; i++) {

@@ -9,20 +9,40 @@ import { PROJECT_ROOT } from '../src/paths.js';
 /** Perception's answer: the math server. */
 const PERCEPTION = JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ['math'] });
 
+/** What a bench's fake model does beyond answering at once. */
+export interface InstantLlmOptions {
+  /** Each chat answer waits this long first (a model that takes its time; default 0, at once). */
+  delayMs?: number;
+  /** The servers perception selects; default the math server. */
+  selectedServers?: () => string[];
+  /** Sees each decision (non-perception) request: its prompt, and the num_ctx the client sent. */
+  onDecision?: (prompt: string, numCtx: number | undefined) => void;
+  /** Answers /api/tags and /api/show as a pulled qwen2.5-coder:7b with a 32k context would; default false. */
+  modelInfo?: boolean;
+}
+
 /**
  * Starts a server speaking Ollama's chat API on a free loopback port: perception requests (JSON mode) get
- * the math server, every other request gets `planFor(prompt)`, the prompt being the request's messages joined.
- * Each chat answer waits `delayMs` first (a model that takes its time; default 0, at once).
+ * the math server (or `selectedServers()`), every other request gets `planFor(prompt)`, the prompt being the
+ * request's messages joined.
  */
-export function startInstantLlm(planFor: (prompt: string) => string, delayMs = 0): Promise<{ server: Server; url: string }> {
+export function startInstantLlm(planFor: (prompt: string) => string, { delayMs = 0, selectedServers, onDecision, modelInfo = false }: InstantLlmOptions = {}): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
-      const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }> };
-      const content = request.format ? PERCEPTION : planFor((request.messages ?? []).map((m) => m.content).join('\n'));
+      if (modelInfo && req.url === '/api/tags') return res.end('{"models":[{"name":"qwen2.5-coder:7b"}]}');
+      if (modelInfo && req.url === '/api/show') return res.end('{"model_info":{"general.architecture":"qwen2","qwen2.context_length":32768}}');
+      const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }>; options?: { num_ctx?: number } };
+      let content: string;
+      if (request.format) content = selectedServers ? JSON.stringify({ ...JSON.parse(PERCEPTION), selected_servers: selectedServers() }) : PERCEPTION;
+      else {
+        const prompt = (request.messages ?? []).map((m) => m.content).join('\n');
+        onDecision?.(prompt, request.options?.num_ctx);
+        content = planFor(prompt);
+      }
       const answer = () => res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
       if (delayMs > 0 && req.url === '/api/chat') setTimeout(answer, delayMs);
       else answer();

@@ -1,13 +1,11 @@
 // Benchmark: how long the decision prompt is with our three servers and with three reference servers added
 // (perception selecting every server), and the num_ctx the Ollama client sends for it.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { estimatePromptTokens } from '../src/llm/token-estimate.js';
 import { PROJECT_ROOT } from '../src/paths.js';
-import { benchEnv, runCli } from './instant-llm.js';
+import { benchEnv, runCli, startInstantLlm } from './instant-llm.js';
 import type { Figure } from './stats.js';
 
 const CLI_TIMEOUT_MS = 60_000;
@@ -17,28 +15,6 @@ const reference = (name: string) => join(PROJECT_ROOT, 'node_modules', '@modelco
 interface Seen {
   prompt: string;
   numCtx?: number;
-}
-
-/** An Ollama-speaking server: perception selects every server in `ids`; decisions get PLAN; each decision prompt is kept. */
-async function recordingLlm(ids: () => string[], seen: Seen[]): Promise<{ url: string; close: () => void }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/api/version') return res.end('{"version":"0.0.0"}');
-      if (req.url === '/api/tags') return res.end('{"models":[{"name":"qwen2.5-coder:7b"}]}');
-      if (req.url === '/api/show') return res.end('{"model_info":{"general.architecture":"qwen2","qwen2.context_length":32768}}');
-      const request = JSON.parse(body || '{}') as { format?: unknown; messages?: Array<{ content: string }>; options?: { num_ctx?: number } };
-      const prompt = (request.messages ?? []).map((m) => m.content).join('\n');
-      let content = PLAN;
-      if (request.format) content = JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add', selected_servers: ids() });
-      else seen.push({ prompt, ...(request.options?.num_ctx ? { numCtx: request.options.num_ctx } : {}) });
-      res.end(JSON.stringify({ model: 'bench', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 0, eval_count: 0 }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
 }
 
 export async function runPromptTokensBench(): Promise<Figure[]> {
@@ -68,12 +44,17 @@ export async function runPromptTokensBench(): Promise<Figure[]> {
     ['6 servers (ours + filesystem, memory, sequential-thinking)', ['math', 'documents', 'websearch', 'filesystem', 'memory', 'sequential-thinking'], ['--mcp-config', referenceFile]],
   ] as const) {
     const seen: Seen[] = [];
-    const llm = await recordingLlm(() => [...ids], seen);
+    // Perception selects every server in `ids`; each decision prompt is kept.
+    const llm = await startInstantLlm(() => PLAN, {
+      selectedServers: () => [...ids],
+      onDecision: (prompt, numCtx) => seen.push({ prompt, ...(numCtx ? { numCtx } : {}) }),
+      modelInfo: true,
+    });
     try {
       const run = await runCli(['--profile', profile, ...extra, '--json', 'ask', 'What is 2 + 3?'], { ...benchEnv(), OLLAMA_HOST: llm.url }, CLI_TIMEOUT_MS);
       if (run.code !== 0 || !seen[0]) throw new Error(`prompt-tokens bench: the ask did not answer (exit ${run.code})`);
     } finally {
-      llm.close();
+      llm.server.close();
     }
     const { prompt, numCtx } = seen[0]!;
     figures.push({ bench: 'prompt-tokens', name: `decision prompt, ${label}: characters`, value: prompt.length, unit: 'chars', runs: 1 });
