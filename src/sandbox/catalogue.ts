@@ -11,8 +11,8 @@ const MAX_DESCRIPTION_CHARS = 300;
  * plan finds tools with mcp.search_tools / mcp.describe_tool (hosts defer tool definitions past ~10 % of context;
  * 6,000 characters is about 1,500 tokens, a tenth of a small 16k window).
  */
-export const TOOL_INDEX_THRESHOLD_TOOLS = 40;
-export const TOOL_INDEX_THRESHOLD_CHARS = 6_000;
+const TOOL_INDEX_THRESHOLD_TOOLS = 40;
+const TOOL_INDEX_THRESHOLD_CHARS = 6_000;
 /** Tool names shown per server in the index, as examples of what it offers. */
 const INDEX_EXAMPLE_NAMES = 4;
 
@@ -46,7 +46,7 @@ export function renderToolCatalogue(tools: ToolInfo[]): string {
 }
 
 /** The short index used when tools are many: servers, a few names each, and how to search from inside solve(). */
-export function renderToolIndex(tools: ToolInfo[]): string[] {
+function renderToolIndex(tools: ToolInfo[]): string[] {
   const byServer = new Map<string, string[]>();
   for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? []), t.name]);
   return [

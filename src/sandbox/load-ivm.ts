@@ -8,7 +8,7 @@ import { CortexError } from '../errors.js';
  * `isolated-vm-node20` is 5.0.4 (Node 20, compiled at install). npm skips the one that cannot be
  * installed on the running Node (engine check, or a failed build of an optional package).
  */
-export const ISOLATED_VM_PACKAGES = ['isolated-vm', 'isolated-vm-node20'] as const;
+const ISOLATED_VM_PACKAGES = ['isolated-vm', 'isolated-vm-node20'] as const;
 
 /** The part of isolated-vm's API the sandbox uses (the same in 5.x and 6.x). */
 export interface IsolatedVm {

@@ -37,7 +37,7 @@ const WRAPPER_CLOSE_RE = /\n?[ \t]*<\/(code|execute|tool_code|execute_ipython|ex
 const TOOL_CALL_TAG_RE = /<\/?tool_call>/g;
 
 /** Cap on how much of the model's words a person is shown, in characters. */
-export const MAX_SAID_CHARS = 300;
+const MAX_SAID_CHARS = 300;
 
 /** The model's own turn. */
 export interface Turn {

@@ -4,7 +4,7 @@ import type { ToolInfo } from '../mcp/types.js';
 import { shortenAtWord, toolSignature } from './catalogue.js';
 
 /** Matches returned when the code gives no limit, and the most it may ask for. */
-export const DEFAULT_SEARCH_RESULTS = 10;
+const DEFAULT_SEARCH_RESULTS = 10;
 export const MAX_SEARCH_RESULTS = 25;
 /** Description length in a search result (describe_tool gives it whole). */
 const MAX_RESULT_DESCRIPTION_CHARS = 200;
