@@ -1,5 +1,6 @@
 // Entry points other than solve() whose meaning is clear (Cloudflare codemode runs all of them): an anonymous function, an IIFE, one function nothing else calls.
 import type { Node, Statement } from '@babel/types';
+import { isFunction, type FunctionNode } from './normalise-code.js';
 import { walk, type ParsedCode } from './parse-code.js';
 
 /** The code rewritten so it defines solve, and the names that now stand for solve (their top-level calls are runners). */
@@ -7,11 +8,6 @@ export interface EntryPoint {
   code: string;
   aliases: string[];
 }
-
-type FunctionNode = Extract<Node, { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' }>;
-
-const isFunction = (node: Node | null | undefined): node is FunctionNode =>
-  !!node && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
 
 /** `(async () => …)()` or `void (async () => …)()` with no arguments: the function it calls. */
 function iifeCallee(statement: Statement): FunctionNode | null {

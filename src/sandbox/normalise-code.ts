@@ -6,7 +6,8 @@ import { walk, type ParsedCode } from './parse-code.js';
 /** Names the sandbox defines; a parameter of solve() with one of them hides the real object (solve is called with no arguments). */
 export const SANDBOX_GLOBALS = ['tools', 'mcp', 'console'] as const;
 
-type FunctionNode = Extract<Node, { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' }>;
+/** A function declaration, function expression or arrow function. */
+export type FunctionNode = Extract<Node, { type: 'FunctionDeclaration' | 'FunctionExpression' | 'ArrowFunctionExpression' }>;
 
 /** One top-level definition of solve. */
 export interface SolveDefinition {
@@ -31,7 +32,8 @@ export interface NormaliseContext {
   aliases: string[];
 }
 
-const isFunction = (node: Node | null | undefined): node is FunctionNode =>
+/** Whether a node is a function (declaration, expression or arrow). */
+export const isFunction = (node: Node | null | undefined): node is FunctionNode =>
   !!node && (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
 
 function definitionIn(statement: Statement): SolveDefinition | null {
