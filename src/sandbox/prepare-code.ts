@@ -112,9 +112,9 @@ function refuse(candidates: Candidate[], turn: Turn): PreparedCode {
   if (turn.stillReasoning && (!last || !last.block.fenced)) return fail('no_solve', messages.stillReasoning(), 'still_reasoning');
   if (!last) return fail('no_solve', messages.noCode(), 'no_code');
   if (looksLikeDiff(last.block)) return fail('syntax', messages.diffRefused(), 'diff');
-  const language = foreignLanguage(last.block);
+  // A last block in Python was refused before refuse() is reached (prepare()).
   if (!last.parsed.ok) {
-    if (looksLikePython(last.block)) return fail('python', messages.pythonRefused(), 'python');
+    const language = foreignLanguage(last.block);
     if (language) return fail('syntax', messages.otherLanguageRefused({ language }), 'other_language', { language });
     if (!last.block.fenced && !looksLikeCode(last.block.code)) return fail('no_solve', messages.noCode(), 'no_code');
     const { line, problem } = last.parsed;
