@@ -5,7 +5,7 @@ import { CortexError, errorMessage, UsageError } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { Output } from './output.js';
-import { createProgress } from './progress.js';
+import { createProgress, plural, tokenFigures } from './progress.js';
 import { errorResultJson, resultJson } from './result-json.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS } from './stdin-text.js';
@@ -110,10 +110,9 @@ export function printResult(result: AgentRunResult, out: Output): void {
 export function runSummary(result: AgentRunResult): string {
   const steps = new Set(result.steps.map((s) => s.step)).size;
   const retries = result.steps.length - steps;
-  const tokens = result.usage.prompt_tokens + result.usage.completion_tokens;
   return [
-    `${steps} step${steps === 1 ? '' : 's'}${retries ? `, ${retries} retr${retries === 1 ? 'y' : 'ies'}` : ''}`,
-    `${tokens.toLocaleString('en-US')} tokens (${result.usage.prompt_tokens.toLocaleString('en-US')} in, ${result.usage.completion_tokens.toLocaleString('en-US')} out)`,
+    `${plural(steps, 'step')}${retries ? `, ${plural(retries, 'retry', 'retries')}` : ''}`,
+    tokenFigures(result.usage.prompt_tokens, result.usage.completion_tokens),
     `${(result.timings.total_ms / 1000).toFixed(1)} s`,
     `session ${result.session_id}`,
   ].join(' · ');

@@ -24,8 +24,15 @@ export function progressText({ progress, total, message }: { progress: number; t
   return message ? `${count} ${message.slice(0, MAX_ARGS_PREVIEW_CHARS)}` : count;
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
+/** A count and its noun: `1 step`, `3 steps`, `2 retries`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The token figures of a run or a session: `1,234 tokens (1,000 in, 234 out)`. */
+export function tokenFigures(promptTokens: number, completionTokens: number): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return `${count(promptTokens + completionTokens)} tokens (${count(promptTokens)} in, ${count(completionTokens)} out)`;
 }
 
 /** A tool's error as a person needs it: its first sentence (what follows is often advice written for the model). */

@@ -3,6 +3,7 @@ import type { AgentRunResult } from '../agent/types.js';
 import { errorMessage } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
 import type { Output } from './output.js';
+import { plural, tokenFigures } from './progress.js';
 import type { Runtime } from './runtime.js';
 
 /** Sessions /sessions lists. */
@@ -38,8 +39,7 @@ export class SessionStats {
   }
 
   describe(): string {
-    const tokens = this.promptTokens + this.completionTokens;
-    return `${this.questions} question${this.questions === 1 ? '' : 's'} (${this.answered} answered) · ${tokens.toLocaleString('en-US')} tokens (${this.promptTokens.toLocaleString('en-US')} in, ${this.completionTokens.toLocaleString('en-US')} out) · ${(this.totalMs / 1000).toFixed(1)} s`;
+    return `${plural(this.questions, 'question')} (${this.answered} answered) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${(this.totalMs / 1000).toFixed(1)} s`;
   }
 }
 
