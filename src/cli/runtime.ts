@@ -7,7 +7,7 @@ import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
-import { createApprovalGate, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
+import { approvalGateFor, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
 import type { Elicit } from '../mcp/elicitation.js';
 import { ElicitationRouter } from '../mcp/elicitation-router.js';
@@ -114,15 +114,7 @@ export class Runtime {
       elicit: interaction.ask ? terminalElicit({ ask: interaction.ask, output: process.stderr }) : router.elicit,
       ...(options.lazyServers ? { lazy: true } : {}),
     });
-    const approve = createApprovalGate({
-      policy: {
-        require: profile.approvals.require,
-        allow: profile.approvals.allow,
-        allowAll: Boolean(options.yes),
-        ownServers: ownServerIds(config.servers),
-      },
-      ...(interaction.ask ? { ask: interaction.ask } : {}),
-    });
+    const approve = approvalGateFor(config, { yes: options.yes, ask: interaction.ask });
     const workers = options.sandboxWorkers ?? 1;
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
     // The worker process starts while the model answers, instead of after it.

@@ -1,8 +1,7 @@
 // `cortex servers list` and `cortex servers test ID`.
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
-import { createApprovalGate } from '../mcp/approval-gate.js';
-import { ownServerIds } from '../mcp/approval-policy.js';
+import { approvalGateFor } from '../mcp/approval-gate.js';
 import { checkServer } from '../mcp/check-server.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { isPlainObject } from '../sandbox/check-args.js';
@@ -78,12 +77,7 @@ export async function serversTest(config: LoadedConfig, id: string, out: Output,
     }
     if (!out.json) out.line(`${id}: connected, ${status.tools.length} tools`);
     const ask = out.json ? undefined : terminalAsk(out);
-    const approve = options.all
-      ? createApprovalGate({
-          policy: { require: config.profile.approvals.require, allow: config.profile.approvals.allow, allowAll: Boolean(options.yes), ownServers: ownServerIds(config.servers) },
-          ...(ask ? { ask } : {}),
-        })
-      : undefined;
+    const approve = options.all ? approvalGateFor(config, { yes: options.yes, ask }) : undefined;
     const timeoutMs = spec.callTimeoutMs ?? config.profile.sandbox.tool_timeout_ms;
     const checks = await checkServer(multi, id, given, { all: Boolean(options.all), timeoutMs, ...(approve ? { approve } : {}) });
     const count = (s: string) => checks.filter((c) => c.status === s).length;

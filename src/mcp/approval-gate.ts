@@ -1,5 +1,6 @@
 // The approval gate: asks the user before a tool that needs it runs, remembers "always", refuses when nobody can answer.
-import { needsApproval, type ApprovalPolicy } from './approval-policy.js';
+import type { LoadedConfig } from '../config/load-config.js';
+import { needsApproval, ownServerIds, type ApprovalPolicy } from './approval-policy.js';
 import type { ApprovalDecision, ApproveTool, FlowConcern, ToolCaller, ToolInfo } from './types.js';
 
 /** Asks the user one question; resolves their answer, or null when none can come (input closed, run ended). */
@@ -100,4 +101,13 @@ function notInteractiveFlow({ why, yesAllows }: FlowConcern): string {
 
 function refused(reason: string): ApprovalDecision {
   return { approved: false, reason };
+}
+
+/** The approval gate of a config's `approvals` (and `--yes`), asking through `ask` when someone can answer. */
+export function approvalGateFor(config: Pick<LoadedConfig, 'profile' | 'servers'>, { yes, ask }: { yes?: boolean | undefined; ask?: AskUser | undefined }): ApprovalGate {
+  const { approvals } = config.profile;
+  return createApprovalGate({
+    policy: { require: approvals.require, allow: approvals.allow, allowAll: Boolean(yes), ownServers: ownServerIds(config.servers) },
+    ...(ask ? { ask } : {}),
+  });
 }
