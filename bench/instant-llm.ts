@@ -11,7 +11,7 @@ const PERCEPTION = JSON.stringify({ intent: 'add', entities: [], tool_hint: 'add
 
 /** What a bench's fake model does beyond answering at once. */
 export interface InstantLlmOptions {
-  /** Each chat answer waits this long first (a model that takes its time; default 0, at once). */
+  /** Each chat answer takes this long, streamed in two halves (a model that takes its time; default 0, at once). */
   delayMs?: number;
   /** The servers perception selects; default the math server. */
   selectedServers?: () => string[];
@@ -43,9 +43,13 @@ export function startInstantLlm(planFor: (prompt: string) => string, { delayMs =
         onDecision?.(prompt, request.options?.num_ctx);
         content = planFor(prompt);
       }
-      const answer = () => res.end(JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: true, prompt_eval_count: 10, eval_count: 10 }));
-      if (delayMs > 0 && req.url === '/api/chat') setTimeout(answer, delayMs);
-      else answer();
+      const line = (text: string, done: boolean) => `${JSON.stringify({ model: 'instant', created_at: new Date().toISOString(), message: { role: 'assistant', content: text }, done, ...(done ? { prompt_eval_count: 10, eval_count: 10 } : {}) })}\n`;
+      if (delayMs > 0 && req.url === '/api/chat') {
+        // As a model streams: the first half of the answer halfway through, the rest at the end.
+        const half = Math.floor(content.length / 2);
+        setTimeout(() => res.write(line(content.slice(0, half), false)), delayMs / 2);
+        setTimeout(() => res.end(line(content.slice(half), true)), delayMs);
+      } else res.end(line(content, true));
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));

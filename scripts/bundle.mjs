@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const EXTERNAL = ['isolated-vm', 'isolated-vm-node20', '@napi-rs/canvas', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
+const EXTERNAL = ['@babel/parser', 'isolated-vm', 'isolated-vm-node20', '@napi-rs/canvas', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
 
 // Emptied first: chunk names carry content hashes, so every earlier build's chunks would otherwise stay behind.
 rmSync('dist/bundle', { recursive: true, force: true });

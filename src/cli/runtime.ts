@@ -19,11 +19,11 @@ import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
 import { flowPolicyOf } from '../policy/flow-settings.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
+import { warmUpParser } from '../sandbox/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 import { pendingLlm } from './pending-llm.js';
-import { speculativeStart } from './speculative-start.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
@@ -212,25 +212,29 @@ export class Runtime {
     };
   }
 
-  private async run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
-    // A slow perception starts our own servers meanwhile (a lazy `ask` would otherwise start its pick only after).
-    const own = [...ownServerIds(this.config.servers)];
-    const early = speculativeStart(() => void this.multi.awaitTools(own).catch(() => undefined), onEvent);
-    try {
-      return await this.runAgent(query, memory, strategy, caller, early.onEvent, signal);
-    } finally {
-      early.stop();
-    }
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+    // The reply parser loads once the model has begun answering (it is then busy for a while), not after its answer.
+    let warm = false;
+    const watch = (event: AgentEvent) => {
+      if (!warm && (event.type === 'llm_text' || event.type === 'llm_end')) {
+        warm = true;
+        setImmediate(warmUpParser);
+      }
+      onEvent?.(event);
+    };
+    return this.runAgent(query, memory, strategy, caller, watch, signal);
   }
 
-  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     return runAgent({
       query,
       llm: this.llm,
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
-      awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal),
+      // Our own servers start in well under a second: the plan prompt uses their cached tools while they start. Anyone
+      // else's may take long (up to start_timeout_ms), longer than a plan's clock, so the prompt waits for them.
+      awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal, ownServerIds(this.config.servers)),
       caller,
       sandbox: this.sandbox,
       sandboxLimits: {

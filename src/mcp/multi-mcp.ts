@@ -125,10 +125,15 @@ export class MultiMcp implements ToolCaller {
 
   /**
    * Waits until the given servers (all when omitted) have started or failed, then returns their live tools. Other
-   * servers are not waited for. Rejects only when `signal` aborts.
+   * servers are not waited for. A server in `cacheWillDo` whose tool list is cached is started but not waited for:
+   * its cached tools are returned, and a call to it waits for its start (callTool). Rejects only when `signal` aborts.
    */
-  async awaitTools(serverIds?: readonly string[], signal?: AbortSignal): Promise<ToolInfo[]> {
-    const waits = this.connections.filter((c) => !serverIds || serverIds.includes(c.spec.id)).map((c) => this.firstStartOf(c));
+  async awaitTools(serverIds?: readonly string[], signal?: AbortSignal, cacheWillDo?: ReadonlySet<string>): Promise<ToolInfo[]> {
+    const chosen = this.connections.filter((c) => !serverIds || serverIds.includes(c.spec.id));
+    const waits = chosen.map((c) => {
+      const started = this.firstStartOf(c);
+      return cacheWillDo?.has(c.spec.id) && this.cached.has(c.spec.id) ? Promise.resolve() : started;
+    });
     const all = Promise.all(waits);
     if (signal) {
       signal.throwIfAborted();

@@ -1,8 +1,5 @@
 // One MCP server over stdio, Streamable HTTP or SSE: start within a deadline, list tools, call, notice when it dies.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
@@ -11,6 +8,7 @@ import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { authMessage, hasAuthorizationHeader, isAuthFailure, isBrokenSocket } from './call-failure.js';
 import { CallClock, sdkBackstopMs } from './call-clock.js';
+import { clientSdk, type ClientSdk } from './client-sdk.js';
 import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
@@ -72,10 +70,11 @@ export class ServerConnection {
     const timer = setTimeout(() => deadline.abort(), limitMs);
     const transportErrors: unknown[] = [];
     try {
-      const attempts = this.transportAttempts();
+      const sdk = await clientSdk();
+      const attempts = this.transportAttempts(sdk);
       let socketRetried = false;
       for (let i = 0; i < attempts.length; i++) {
-        const client = this.newClient((err) => {
+        const client = this.newClient(sdk, (err) => {
           if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
         });
         const transport = attempts[i]!();
@@ -114,7 +113,7 @@ export class ServerConnection {
     }
   }
 
-  private newClient(onTransportError: (err: unknown) => void): Client {
+  private newClient({ Client }: ClientSdk, onTransportError: (err: unknown) => void): Client {
     const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
@@ -129,7 +128,7 @@ export class ServerConnection {
   }
 
   /** Transports to try in order: one for stdio and sse, Streamable HTTP then SSE for http. */
-  private transportAttempts(): Array<() => Transport> {
+  private transportAttempts({ SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport }: ClientSdk): Array<() => Transport> {
     const { spec } = this;
     if (spec.transport === 'http' || spec.transport === 'sse') {
       const url = new URL(spec.url!);
@@ -276,7 +275,8 @@ export class ServerConnection {
 
   /** The server's process id while it runs (stdio only; used by tests and diagnostics). */
   get pid(): number | null {
-    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+    const pid = (this.transport as { pid?: unknown } | undefined)?.pid;
+    return typeof pid === 'number' ? pid : null;
   }
 
   /** Closes the connection for good: a start in progress ends now rather than at its deadline. */

@@ -1,6 +1,25 @@
 // Parses a model's code with @babel/parser: JavaScript first, TypeScript when that fails; reports where it does not parse.
-import { parse, type ParseResult } from '@babel/parser';
+import { createRequire } from 'node:module';
+import type { ParseResult } from '@babel/parser';
 import type { File, Node } from '@babel/types';
+
+type Babel = typeof import('@babel/parser');
+let babel: Babel | undefined;
+
+/**
+ * The parser, a large module, loaded at the first parse or warm-up rather than at start, so a question's first model
+ * request is not kept waiting for it.
+ */
+function loadParser(): Babel {
+  babel ??= createRequire(import.meta.url)('@babel/parser') as Babel;
+  return babel;
+}
+
+/** Loads the parser and parses a small plan once, so the first reply is read by code already compiled. */
+export function warmUpParser(): void {
+  if (babel) return;
+  parseCode('async function solve() { const r = await tools.f({ a: 1 }); return `FINAL_ANSWER: ${r}`; }');
+}
 
 /**
  * Recoverable errors that a normalisation repairs: `await` in a function that is not async (we add
@@ -40,7 +59,7 @@ interface BabelError {
 function tryParse(code: string, typescript: boolean): ParsedCode | ParseFailure {
   let ast: ParseResult<File>;
   try {
-    ast = parse(code, {
+    ast = loadParser().parse(code, {
       sourceType: 'module',
       errorRecovery: true,
       allowReturnOutsideFunction: true,
