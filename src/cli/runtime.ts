@@ -213,12 +213,22 @@ export class Runtime {
   }
 
   private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
-    // The reply parser loads once the model has begun answering (it is then busy for a while), not after its answer.
-    let warm = false;
+    // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
+    // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
+    // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
+    let parserWarm = false;
+    let chosen: string[] | undefined;
     const watch = (event: AgentEvent) => {
-      if (!warm && (event.type === 'llm_text' || event.type === 'llm_end')) {
-        warm = true;
+      const answering = event.type === 'llm_text' || event.type === 'llm_end';
+      if (answering && !parserWarm) {
+        parserWarm = true;
         setImmediate(warmUpParser);
+      }
+      if (event.type === 'perceived') chosen = event.servers;
+      else if (answering && event.stage === 'decision' && chosen) {
+        const servers = chosen;
+        chosen = undefined;
+        setImmediate(() => this.multi.prestart(servers));
       }
       onEvent?.(event);
     };

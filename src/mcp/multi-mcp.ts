@@ -125,15 +125,12 @@ export class MultiMcp implements ToolCaller {
 
   /**
    * Waits until the given servers (all when omitted) have started or failed, then returns their live tools. Other
-   * servers are not waited for. A server in `cacheWillDo` whose tool list is cached is started but not waited for:
-   * its cached tools are returned, and a call to it waits for its start (callTool). Rejects only when `signal` aborts.
+   * servers are not waited for. A server in `cacheWillDo` whose tool list is cached is neither started nor waited
+   * for: its cached tools are returned, and it starts on prestart() or its first call. Rejects only when `signal` aborts.
    */
   async awaitTools(serverIds?: readonly string[], signal?: AbortSignal, cacheWillDo?: ReadonlySet<string>): Promise<ToolInfo[]> {
     const chosen = this.connections.filter((c) => !serverIds || serverIds.includes(c.spec.id));
-    const waits = chosen.map((c) => {
-      const started = this.firstStartOf(c);
-      return cacheWillDo?.has(c.spec.id) && this.cached.has(c.spec.id) ? Promise.resolve() : started;
-    });
+    const waits = chosen.filter((c) => !(cacheWillDo?.has(c.spec.id) && this.cached.has(c.spec.id))).map((c) => this.firstStartOf(c));
     const all = Promise.all(waits);
     if (signal) {
       signal.throwIfAborted();
@@ -149,6 +146,11 @@ export class MultiMcp implements ToolCaller {
       await all;
     }
     return this.listTools(serverIds);
+  }
+
+  /** Begins the first start of the given servers, without waiting for it. */
+  prestart(serverIds: readonly string[]): void {
+    for (const c of this.connections) if (serverIds.includes(c.spec.id)) void this.firstStartOf(c);
   }
 
   /**

@@ -129,16 +129,24 @@ describe('MultiMcp started in the background', () => {
     expect(JSON.parse((sum.content as Array<{ text: string }>)[0]!.text).result).toBe(2);
   });
 
-  it('answers from the cache for a server the caller trusts to start soon, without waiting; its calls wait for the start', async () => {
+  it('answers from the cache for a server the caller trusts to start soon, without starting it; its first call starts it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'cortex-cache-')), 'mcp-tools.json');
+    await (await MultiMcp.start([MATH], { cache: await ToolCache.load(file) })).close();
+    multi = MultiMcp.launch([MATH], { cache: await ToolCache.load(file), lazy: true });
+    const tools = await multi.awaitTools(['math'], undefined, new Set(['math']));
+    expect(tools.map((t) => t.name)).toContain('add');
+    expect(multi.pidOf('math')).toBeNull();
+    const sum = await multi.callTool('math', 'add', { a: 2, b: 2 });
+    expect(JSON.parse((sum.content as Array<{ text: string }>)[0]!.text).result).toBe(4);
+  });
+
+  it('a cached server that then cannot start fails its calls with the reason', async () => {
     const cache = await ToolCache.load(join(mkdtempSync(join(tmpdir(), 'cortex-cache-')), 'mcp-tools.json'));
     // A server that never finishes starting, with a tool list cached as an earlier run would have left it.
     const stuck = server('stuck', [BAD, 'silent'], { startTimeoutMs: 1_000 });
     await cache.put(stuck, { serverVersion: 'stuck@1', instructions: '', tools: [{ server: 'stuck', name: 'ping', remoteName: 'ping', description: 'Ping.', inputSchema: { type: 'object' } }] });
     multi = MultiMcp.launch([stuck], { cache, lazy: true });
-    const tools = await multi.awaitTools(['stuck'], undefined, new Set(['stuck']));
-    expect(tools.map((t) => t.name)).toEqual(['ping']);
-    // Returned while the server was still starting: it was started, but not waited for.
-    expect(multi.statuses()[0]!.state).toBe('starting');
+    expect((await multi.awaitTools(['stuck'], undefined, new Set(['stuck']))).map((t) => t.name)).toEqual(['ping']);
     await expect(multi.callTool('stuck', 'ping', {})).rejects.toThrow(/stuck.*did not start/s);
   });
 });
