@@ -79,3 +79,13 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number
     child.on('close', (code) => resolve({ ms: performance.now() - started, stdout, code }));
   });
 }
+
+/** Runs `node ARGS` (e.g. `-e 0`, the floor a CLI run is compared with) and resolves with its wall time in ms. */
+export function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - started));
+  });
+}

@@ -7,7 +7,7 @@ import { modelWords } from '../sandbox/reply-turn.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
-import { FlowGuard } from '../policy/flow-guard.js';
+import { cautionFor, FlowGuard } from '../policy/flow-guard.js';
 import { quarantineResult } from '../policy/quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
@@ -119,6 +119,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     usage,
     timings: { total_ms: Math.round(performance.now() - started), llm_ms: Math.round(timings.llm_ms), sandbox_ms: Math.round(timings.sandbox_ms) },
     reason,
+    caution: guarded instanceof FlowGuard ? cautionFor(guarded.provenance) : null,
   });
 
   await log.start({ query, strategy, model: llm.model, maxSteps, maxLifelinesPerStep });

@@ -75,6 +75,11 @@ export interface AgentRunResult {
   timings: { total_ms: number; llm_ms: number; sandbox_ms: number };
   /** For gave_up and cancelled: what happened and what was tried, for the user. Null when answered. */
   reason: string | null;
+  /**
+   * For the person, when the question read untrusted content (web pages, mail, documents): where from, and that such
+   * text can mislead the model. Null when it read none, or when no data-flow policy watched the calls.
+   */
+  caution: string | null;
 }
 
 /**

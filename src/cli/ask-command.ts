@@ -103,6 +103,8 @@ export function printResult(result: AgentRunResult, out: Output): void {
   }
   if (result.status === 'answered') out.line(out.bold(result.answer ?? ''));
   else out.error(out.err.red(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`));
+  // Shown whatever the flags: it says how far to trust the answer above.
+  if (result.caution) out.error(out.err.dim(result.caution));
   out.info(out.err.dim(runSummary(result)));
 }
 

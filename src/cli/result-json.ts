@@ -14,13 +14,15 @@ export interface ResultJson {
   usage: AgentRunResult['usage'];
   timings: AgentRunResult['timings'];
   reason: string | null;
+  /** Where an answer drawn on web pages, mail or documents came from, and that such text can mislead the model. */
+  caution: string | null;
   error: { code: string; message: string } | null;
 }
 
 /** The `--json` object of a run (what the SSE `result` event and `Accept: application/json` also send). */
 export function resultJson(result: AgentRunResult): ResultJson {
-  const { status, answer, session_id, steps, usage, timings, reason } = result;
-  return { status, answer, session_id, steps, usage, timings, reason, error: null };
+  const { status, answer, session_id, steps, usage, timings, reason, caution } = result;
+  return { status, answer, session_id, steps, usage, timings, reason, caution, error: null };
 }
 
 /** What is known of a run that stopped with an error: its session, tokens and time so far. */
@@ -32,5 +34,5 @@ export interface PartialRun {
 
 /** The `--json` object of a run that stopped with an error instead of a result. */
 export function errorResultJson(error: { code: string; message: string }, run: PartialRun): ResultJson {
-  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, error };
+  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, caution: null, error };
 }

@@ -20,6 +20,8 @@ export interface FlowPolicy {
 export interface Provenance extends ResultLabels {
   server: string;
   tool: string;
+  /** Web hosts and mail addresses the call's arguments named (where the content came from), as shown to people. */
+  places: string[];
 }
 
 /** What a resource read returns: the server decides, so it counts as untrusted and private. */
@@ -51,7 +53,7 @@ export class FlowGuard implements ToolCaller {
           throw new Error(`the data-flow policy refused it: this question has read private data, and reading ${uri.slice(0, 200)} would reach ${away.map(describeDestination).join(', ')}, which the user did not name. ${DO_NOT_RETRY}`);
         }
         const read = await reader(uri, options);
-        this.label(read.server, 'mcp.read_resource', UNKNOWN);
+        this.label(read.server, 'mcp.read_resource', UNKNOWN, [uri.slice(0, 200)]);
         return read;
       };
     }
@@ -65,7 +67,7 @@ export class FlowGuard implements ToolCaller {
   async callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
     const result = await this.caller.callTool(server, tool, args, options);
     // A tool never asked about (no class known) is labelled as the most sensitive kind.
-    this.label(server, tool, this.classes.get(`${server}.${tool}`)?.returns ?? UNKNOWN);
+    this.label(server, tool, this.classes.get(`${server}.${tool}`)?.returns ?? UNKNOWN, destinationsOf(args, { paths: false }).map(describeDestination));
     return result;
   }
 
@@ -83,11 +85,28 @@ export class FlowGuard implements ToolCaller {
     return gate ? gate(tool, args, options) : { approved: true };
   };
 
-  private label(server: string, tool: string, labels: ResultLabels): void {
-    this.provenance.push({ server, tool, ...labels });
+  private label(server: string, tool: string, labels: ResultLabels, places: string[]): void {
+    if (this.provenance.length < MAX_PROVENANCE) this.provenance.push({ server, tool, ...labels, places });
     this.seenSoFar.untrusted ||= labels.untrusted;
     this.seenSoFar.private ||= labels.private;
   }
+}
+
+/** Results kept on the record (their labels always count, whatever the number of calls). */
+const MAX_PROVENANCE = 500;
+
+/**
+ * What a person should know of an answer drawn on untrusted content (a page, a mail, a document): where it came
+ * from, in one sentence; null when the question read none. The host cannot tell whether such text changed the answer.
+ */
+export function cautionFor(provenance: readonly Provenance[]): string | null {
+  const untrusted = provenance.filter((p) => p.untrusted);
+  if (untrusted.length === 0) return null;
+  const tools = [...new Set(untrusted.map((p) => `${p.server}.${p.tool}`))];
+  const places = [...new Set(untrusted.flatMap((p) => p.places))];
+  const shown = (list: string[], max: number) => (list.length > max ? `${list.slice(0, max).join(', ')} and ${list.length - max} more` : list.join(', '));
+  const from = places.length > 0 ? `${shown(places, 3)}, read by ${shown(tools, 3)}` : shown(tools, 3);
+  return `Drawn from ${from}: text written outside Cortex-R, which can mislead the model; check it before acting on it.`;
 }
 
 const DO_NOT_RETRY = 'Do not retry it or send the data another way; finish the task without it and say what was not done.';

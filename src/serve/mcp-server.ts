@@ -16,6 +16,7 @@ const outputSchema = {
   answer: z.string().nullable().describe('The answer; null unless answered'),
   session_id: z.string().describe('Pass it back as session_id to ask a follow-up in the same session'),
   steps: z.array(z.looseObject({ step: z.number(), outcome: z.string() })).describe('Each attempt: servers, code, tool calls, outcome'),
+  caution: z.string().nullable().describe('When the answer drew on web pages, mail or documents: where from, and that such text can mislead the model'),
 };
 
 function errorResult(message: string): CallToolResult {
@@ -62,10 +63,11 @@ export function buildCortexMcpServer({ runtime, maxConcurrent }: { runtime: Runt
             extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
           },
         });
-        const text = result.status === 'answered' ? (result.answer ?? '') : `${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`;
+        const said = result.status === 'answered' ? (result.answer ?? '') : `${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`;
+        const text = result.caution ? `${said}\n\n(${result.caution})` : said;
         return {
           content: [{ type: 'text', text }],
-          structuredContent: { status: result.status, answer: result.answer, session_id: result.session_id, steps: result.steps },
+          structuredContent: { status: result.status, answer: result.answer, session_id: result.session_id, steps: result.steps, caution: result.caution },
           ...(result.status === 'answered' ? {} : { isError: true }),
         };
       } catch (err) {

@@ -69,7 +69,12 @@ describe('cortex ask and the data-flow policy', () => {
         ['search_stored_documents', true],
         ['download_raw_html_from_url', false],
       ]);
+      // The answer drew on the documents: it says so, in the JSON and under the answer for a person.
+      expect(json.caution).toMatch(/^Drawn from documents\.search_stored_documents: .*can mislead the model/);
     }
+    const plain = await runCli(['--profile', profile, 'ask', 'What is my wifi password?'], { env });
+    expect(plain.stdout).toContain('the data-flow policy refused it');
+    expect(plain.stderr).toContain('Drawn from documents.search_stored_documents');
     expect(hits).toEqual([]);
   }, 120_000);
 

