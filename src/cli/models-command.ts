@@ -11,16 +11,18 @@ export const MAX_MODELS_SHOWN = 60;
 export async function modelsCommand(config: LoadedConfig, options: { model?: string }, out: Output): Promise<number> {
   const setting = options.model ?? config.profile.llm.text_generation;
   const report = await listProviderModels({ setting, models: config.models.models, modelsFile: config.modelsFile, env: process.env });
+  const missing = notServed(report.default, report.providers);
+  // A script can ask `cortex models` whether a question would find its model: 3, as `ask` would exit, when not.
+  const status = 'error' in report.default || missing ? EXIT.llmUnavailable : EXIT.ok;
   if (out.json) {
     out.result(report);
-    return EXIT.ok;
+    return status;
   }
   for (const listing of report.providers) printListing(listing, report.default, report.auto, out);
   out.line(`Default (${setting === 'auto' ? 'llm.text_generation: auto' : `"${setting}"`}): ${describe(report.default)}`);
-  const missing = notServed(report.default, report.providers);
   if (missing) out.line(`  ${out.red('not served')}: ${missing}`);
   if (setting !== 'auto') out.line(`auto would pick: ${describe(report.auto)}`);
-  return EXIT.ok;
+  return status;
 }
 
 function printListing(listing: ProviderListing, chosen: ModelChoice, auto: ModelChoice, out: Output): void {

@@ -115,7 +115,8 @@ describe('cortex models (end to end)', () => {
   it('says Gemini has no key and Ollama is not running, and that auto finds nothing', async () => {
     const { profile } = tempProject();
     const run = await runCli(['--profile', profile, '--models', SHIPPED_MODELS, 'models'], { env: ollamaEnv('http://127.0.0.1:9') });
-    expect(run.code).toBe(0);
+    // As `ask` would exit: no LLM (3), so a script can check before asking.
+    expect(run.code).toBe(3);
     expect(run.stdout).toContain('no key: export GEMINI_API_KEY');
     expect(run.stdout).toContain('Ollama at http://127.0.0.1:9: not running');
     expect(run.stdout).toMatch(/Default \(llm.text_generation: auto\): none: No LLM is available/);
@@ -128,6 +129,7 @@ describe('cortex models (end to end)', () => {
     const run = await runCli(['--profile', profile, '--models', SHIPPED_MODELS, '--model', 'gemini:gemini-2.0-flash', 'models'], { env });
     expect(run.stdout).toContain('Default ("gemini:gemini-2.0-flash"): gemini gemini-2.0-flash');
     expect(run.stdout).toContain('not served: gemini does not serve gemini-2.0-flash');
+    expect(run.code).toBe(3);
     expect(run.stdout).toContain('auto would pick: gemini gemini-flash-latest');
   });
 
