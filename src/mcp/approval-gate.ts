@@ -27,45 +27,53 @@ export type ApprovalGate = ApproveTool & {
  * The gate for one session (REPL or `ask`). Calls that need approval (needsApproval()) are asked about
  * one at a time: "y" runs this call, "a" (always) runs this tool for the rest of the session, "n" or an
  * empty line refuses it and every later call of that tool until the next question (the model's retries
- * do not ask again). Without `ask`, they are refused with a message saying how to allow them.
+ * do not ask again). Without `ask`, the call's `askPerson` (the page) is asked yes or no; with neither, they are refused
+ * with a message saying how to allow them.
  */
 export function createApprovalGate({ policy, ask }: ApprovalGateOptions): ApprovalGate {
   const always = new Set<string>();
   const declined = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
-  const gate: ApproveTool = (tool, args, { signal, concern }) => {
+  const gate: ApproveTool = (tool, args, { signal, concern, askPerson }) => {
     // The flow policy's concerns are asked even about tools the lists allow; `--yes` answers only those it may.
     if (concern ? policy.allowAll && concern.yesAllows : !needsApproval(tool, policy)) return Promise.resolve(APPROVED);
     // "always" for a concern covers this exact call only: the next one may go somewhere else.
     const key = concern ? `flow:${tool.server}.${tool.remoteName}:${JSON.stringify(args)}` : `${tool.server}.${tool.remoteName}`;
     if (always.has(key)) return Promise.resolve(APPROVED);
     if (declined.has(key)) return Promise.resolve(refused(DECLINED));
-    if (!ask) return Promise.resolve(refused(concern ? notInteractiveFlow(concern) : NOT_INTERACTIVE));
+    if (!ask && !askPerson) return Promise.resolve(refused(concern ? notInteractiveFlow(concern) : NOT_INTERACTIVE));
     // One question at a time: calls made in parallel wait their turn, and an "always" answers those behind it.
     const turn = queue.then(async (): Promise<ApprovalDecision> => {
       if (always.has(key)) return APPROVED;
       if (declined.has(key)) return refused(DECLINED);
-      for (let i = 0; i < MAX_QUESTIONS_PER_CALL; i++) {
-        if (signal.aborted) break;
-        const answer = (await ask(approvalQuestion(tool, args, concern), signal))?.trim().toLowerCase();
-        if (answer === undefined) break;
-        if (answer === 'y' || answer === 'yes') return APPROVED;
-        if (answer === 'a' || answer === 'always') {
-          always.add(key);
-          return APPROVED;
-        }
-        if (answer === '' || answer === 'n' || answer === 'no') {
-          declined.add(key);
-          return refused(DECLINED);
-        }
+      const question = approvalQuestion(tool, args, concern);
+      // The session's terminal first; else the question's own person (the page), who is offered yes or no only, since
+      // an "always" would hold for every question the server answers.
+      const answer = ask ? await askAtTerminal(ask, question, signal) : await askPerson!(question, signal);
+      if (answer === true || answer === 'always') {
+        if (answer === 'always') always.add(key);
+        return APPROVED;
       }
       declined.add(key);
-      return refused('the user gave no answer; do not call it again for this task.');
+      return refused(answer === false ? DECLINED : 'the user gave no answer; do not call it again for this task.');
     });
     queue = turn.catch(() => undefined);
     return turn;
   };
   return Object.assign(gate, { newQuestion: () => declined.clear() });
+}
+
+/** Asks on the terminal until the answer is clear (at most MAX_QUESTIONS_PER_CALL times): yes, no, always, or null. */
+async function askAtTerminal(ask: AskUser, question: string, signal: AbortSignal): Promise<boolean | 'always' | null> {
+  for (let i = 0; i < MAX_QUESTIONS_PER_CALL; i++) {
+    if (signal.aborted) break;
+    const answer = (await ask(`${question} [y]es / [n]o / [a]lways this session: `, signal))?.trim().toLowerCase();
+    if (answer === undefined) break;
+    if (answer === 'y' || answer === 'yes') return true;
+    if (answer === 'a' || answer === 'always') return 'always';
+    if (answer === '' || answer === 'n' || answer === 'no') return false;
+  }
+  return null;
 }
 
 /** `caller` with `approve` as its gate: the sandbox asks the gate before each call (DESIGN §3.10). */
@@ -77,14 +85,14 @@ export function withApproval(caller: ToolCaller, approve: ApproveTool): ToolCall
   };
 }
 
-/** The question shown to the user for one call. */
+/** The question shown to the user for one call (the terminal adds the choices). */
 function approvalQuestion(tool: ToolInfo, args: Record<string, unknown>, concern?: FlowConcern): string {
   const json = JSON.stringify(args) ?? '{}';
   const preview = json.length > MAX_ARGS_PREVIEW_CHARS ? `${json.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…` : json;
   const what = concern
     ? `Careful: ${concern.why}.`
     : tool.annotations?.destructiveHint === false ? 'It may change data.' : 'It may change or delete data.';
-  return `Allow ${tool.server}.${tool.remoteName}(${preview})? ${what} [y]es / [n]o / [a]lways this session: `;
+  return `Allow ${tool.server}.${tool.remoteName}(${preview})? ${what}`;
 }
 
 const DECLINED = 'the user declined it; do not call it again for this task.';

@@ -1,5 +1,6 @@
 // Elicitation (MCP `elicitation/create`): a server asks the person for input, in a form or by sending them to a URL.
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AskApproval } from './types.js';
 
 /** A form field as the spec allows it: a flat property of string, number, integer or boolean, or an enum. */
 export interface FormField {
@@ -15,7 +16,7 @@ export interface FormField {
 
 /** What a server asked, with the server named (the person must know who is asking). */
 export type ElicitationRequest =
-  | { server: string; mode: 'form'; message: string; fields: Record<string, FormField>; required: string[] }
+  | { server: string; mode: 'form'; message: string; fields: Record<string, FormField>; required: string[]; approval?: true }
   | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
 
 /**
@@ -29,6 +30,20 @@ export type ElicitationAnswer = { action: 'accept'; content?: Record<string, str
  * page); absent where nobody can answer, and every request is then declined with the reason.
  */
 export type Elicit = (request: ElicitationRequest, options: { signal: AbortSignal }) => Promise<ElicitationAnswer>;
+
+/**
+ * An AskApproval through `elicit`: Cortex-R itself asks (`approval: true`, no fields); accept is yes, decline no, and
+ * cancel (dismissed, stopped, timed out) no answer. A person who never answers is not waited for past
+ * MAX_ELICITATION_WAIT_MS.
+ */
+export function approvalByElicitation(elicit: Elicit): AskApproval {
+  return async (question, signal) => {
+    const waiting = AbortSignal.any([signal, AbortSignal.timeout(MAX_ELICITATION_WAIT_MS)]);
+    const request: ElicitationRequest = { server: 'Cortex-R', mode: 'form', message: question, fields: {}, required: [], approval: true };
+    const answer = await Promise.race([elicit(request, { signal: waiting }), abortedBy(waiting)]).catch(() => ({ action: 'cancel' as const }));
+    return answer.action === 'accept' ? true : answer.action === 'decline' ? false : null;
+  };
+}
 
 /** Told to a server asking where nobody can answer (`cortex mcp`, `cortex serve` without a page, no terminal). */
 export const NOBODY_TO_ASK = 'Cortex-R is running without a person to answer questions (no terminal, or as a server), so it declines every request for input.';

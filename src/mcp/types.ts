@@ -86,8 +86,14 @@ export interface FlowConcern {
   yesAllows: boolean;
 }
 
-/** Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10); `concern` when the flow policy asks. */
-export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern }) => Promise<ApprovalDecision>;
+/** Asks the person behind one question whether a call may run once: true yes, false no, null when no answer came. */
+export type AskApproval = (question: string, signal: AbortSignal) => Promise<boolean | null>;
+
+/**
+ * Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10); `concern` when the flow policy
+ * asks; `askPerson` when the question has someone to ask of its own (the page streaming it) and the session has not.
+ */
+export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern; askPerson?: AskApproval }) => Promise<ApprovalDecision>;
 
 /** Calls tools by (server, the server's own tool name); the seam the sandbox uses. */
 export interface ToolCaller {

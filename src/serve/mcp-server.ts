@@ -6,6 +6,7 @@ import { describeEvent } from '../cli/progress.js';
 import type { Runtime } from '../cli/runtime.js';
 import { errorMessage } from '../errors.js';
 import { MAX_QUESTION_CHARS } from './ask-route.js';
+import { clientElicit } from './mcp-elicit.js';
 import { QuestionSlots } from './question-slots.js';
 
 /** Server name reported in the MCP initialize handshake. */
@@ -52,9 +53,12 @@ export function buildCortexMcpServer({ runtime, maxConcurrent }: { runtime: Runt
       try {
         const token = extra._meta?.progressToken;
         let progress = 0;
+        // Tool servers' requests for input, and approval questions, go to the client when it can answer them.
+        const elicit = clientElicit(server.server, (request, schema, options) => extra.sendRequest(request, schema, options));
         const result = await runtime.ask(question, {
           session: session_id === undefined ? 'new' : { id: session_id },
           signal: extra.signal,
+          ...(elicit ? { elicit } : {}),
           onEvent: (event) => {
             if (token === undefined || event.type === 'result') return;
             // Streamed text would be one notification per token: the client hears of the request's start and end instead.

@@ -57,7 +57,13 @@ describe('a server asking the person during a question under cortex serve (elici
       replies: (req) => {
         if (req.path !== '/api/chat') return undefined;
         if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'book', entities: [], tool_hint: '', selected_servers: ['booking'] }));
-        const tool = JSON.stringify(req.body).includes('Pay the bill') ? 'confirm_payment' : 'book_table';
+        // The question being answered (the memory section holds the session's earlier ones).
+        const body = JSON.stringify(req.body);
+        const task = body.slice(body.lastIndexOf('## The task'));
+        if (task.includes('Cancel my booking')) {
+          return ollamaChatReply(fenced('async function solve() { try { return "FINAL_ANSWER: " + await tools.cancel_booking({}); } catch (e) { return "FINAL_ANSWER: not done: " + e.message; } }'));
+        }
+        const tool = body.includes('Pay the bill') ? 'confirm_payment' : 'book_table';
         return ollamaChatReply(fenced(`async function solve() { return "FINAL_ANSWER: " + await tools.${tool}({}); }`));
       },
     });
@@ -110,6 +116,30 @@ describe('a server asking the person during a question under cortex serve (elici
     await form.locator('button.decline').click();
     await turn().locator('.answer .markdown', { hasText: 'not booked (decline)' }).waitFor();
     expect(await form.locator('.status').textContent()).toBe('Declined.');
+  });
+
+  it("asks the page before a tool that needs the person's yes, and runs it only when allowed", async () => {
+    await page.fill('#question', 'Cancel my booking');
+    await page.press('#question', 'Enter');
+    const form = turn().locator('form.elicitation');
+    await form.waitFor();
+    expect(await form.locator('.asker').textContent()).toBe('Cortex-R asks before running a tool:');
+    expect(await form.locator('.message').textContent()).toBe('Allow booking.cancel_booking({})? It may change or delete data.');
+    await form.locator('button.accept', { hasText: 'Allow' }).click();
+    await turn().locator('.answer .markdown', { hasText: 'booking cancelled' }).waitFor();
+
+    await page.fill('#question', 'Cancel my booking again');
+    await page.press('#question', 'Enter');
+    await turn().locator('form.elicitation').waitFor();
+    await turn().locator('form.elicitation button.decline', { hasText: 'Do not allow' }).click();
+    await turn().locator('.answer .markdown', { hasText: 'not done' }).waitFor();
+    expect(await turn().locator('.answer .markdown').textContent()).toContain('the user declined it');
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses such a tool for a plain JSON question, which has nobody to ask', async () => {
+    const result = await jsonOf(ask(serve.url, { question: 'Cancel my booking' }, { sse: false }));
+    expect(result.answer).toContain('nobody can be asked');
   });
 
   it('shows a URL request as a link the person opens themselves, never opened for them', async () => {

@@ -70,7 +70,8 @@ function contentOf(fields, required, form) {
 /** The box for one `elicitation` event; end(action) closes it when the server's `elicitation_end` arrives. */
 export function elicitationForm(data) {
   const form = el('form', 'elicitation');
-  form.append(el('p', 'asker', `The tool server “${data.server}” asks:`), el('p', 'message', data.message));
+  // Cortex-R's own question before a call that needs the person's yes, or a tool server's request for input.
+  form.append(el('p', 'asker', data.approval ? 'Cortex-R asks before running a tool:' : `The tool server “${data.server}” asks:`), el('p', 'message', data.message));
   const fields = data.mode === 'form' ? data.fields : {};
   const required = data.mode === 'form' ? data.required : [];
   if (data.mode === 'url') {
@@ -89,9 +90,9 @@ export function elicitationForm(data) {
     if (field.description) label.append(el('span', 'hint', field.description));
     form.append(label);
   }
-  const accept = el('button', 'accept', data.mode === 'url' ? 'Done' : 'Send');
+  const accept = el('button', 'accept', data.approval ? 'Allow' : data.mode === 'url' ? 'Done' : 'Send');
   accept.type = 'submit';
-  const decline = el('button', 'decline', 'Decline');
+  const decline = el('button', 'decline', data.approval ? 'Do not allow' : 'Decline');
   decline.type = 'button';
   const status = el('p', 'status', '');
   status.setAttribute('aria-live', 'polite');
