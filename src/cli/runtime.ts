@@ -88,6 +88,8 @@ export class Runtime {
     private readonly gate: ApprovalGate,
     /** Sends each server's request for input to the question that caused it. */
     private readonly router: ElicitationRouter,
+    /** Servers start when a question needs them (`cortex ask`), so the question prepares them itself: see run(). */
+    private readonly lazy: boolean,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -119,7 +121,7 @@ export class Runtime {
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
     // The worker process starts while the model answers, instead of after it.
     sandbox.prestart?.();
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router);
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers));
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -213,6 +215,8 @@ export class Runtime {
   }
 
   private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+    // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
+    if (!this.lazy) return this.runAgent(query, memory, strategy, caller, onEvent, signal);
     // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
     // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
     // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
@@ -242,9 +246,9 @@ export class Runtime {
       llm: this.llm,
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
-      // Our own servers start in well under a second: the plan prompt uses their cached tools while they start. Anyone
-      // else's may take long (up to start_timeout_ms), longer than a plan's clock, so the prompt waits for them.
-      awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal, ownServerIds(this.config.servers)),
+      // In `ask`, our own servers start in well under a second: the plan prompt uses their cached tools while they start.
+      // Anyone else's may take long (up to start_timeout_ms), longer than a plan's clock, so the prompt waits for them.
+      awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal, this.lazy ? ownServerIds(this.config.servers) : undefined),
       caller,
       sandbox: this.sandbox,
       sandboxLimits: {

@@ -6,10 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
-import { fenced, isPerception, ollamaEnv, tempProject } from './ask-harness.js';
-
-const BOOKING_SERVER = `  - id: booking\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/asking-server.mjs'))}]\n    description: Table bookings\n`;
+import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { ollamaEnv, tempProject } from './ask-harness.js';
+import { BOOKING_SERVER, startBookingLlm } from './booking-harness.js';
 
 describe('cortex mcp asking its client (elicitation)', () => {
   let llm: FakeLlmServer;
@@ -17,16 +16,7 @@ describe('cortex mcp asking its client (elicitation)', () => {
   let client: Client | undefined;
 
   beforeAll(async () => {
-    llm = await startFakeOllamaServer({
-      replies: (req) => {
-        if (req.path !== '/api/chat') return undefined;
-        if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'book', entities: [], tool_hint: '', selected_servers: ['booking'] }));
-        const body = JSON.stringify(req.body);
-        const task = body.slice(body.lastIndexOf('## The task'));
-        const tool = task.includes('Cancel') ? 'cancel_booking' : 'book_table';
-        return ollamaChatReply(fenced(`async function solve() { try { return "FINAL_ANSWER: " + await tools.${tool}({}); } catch (e) { return "FINAL_ANSWER: not done: " + e.message; } }`));
-      },
-    });
+    llm = await startBookingLlm();
     profile = tempProject({ servers: BOOKING_SERVER }).profile;
   });
   afterEach(async () => {

@@ -5,16 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/paths.js';
-import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
-import { fenced, isPerception, tempProject } from './ask-harness.js';
+import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { tempProject } from './ask-harness.js';
+import { BOOKING_SERVER, startBookingLlm } from './booking-harness.js';
 import { launchChromium } from './browser.js';
 import { ask, jsonOf, ollamaEnv, parseSse, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
 
 /** Where the screenshot goes: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep it, else a temp folder. */
 const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
-
-const BOOKING_SERVER = `  - id: booking\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/asking-server.mjs'))}]\n    description: Table bookings\n`;
 
 /** Reads a streamed answer's events until `until` holds for one; returns them all so far and the reader to go on. */
 async function eventsUntil(response: Response, until: (event: SseEvent) => boolean) {
@@ -53,20 +51,7 @@ describe('a server asking the person during a question under cortex serve (elici
   const errors: string[] = [];
 
   beforeAll(async () => {
-    llm = await startFakeOllamaServer({
-      replies: (req) => {
-        if (req.path !== '/api/chat') return undefined;
-        if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'book', entities: [], tool_hint: '', selected_servers: ['booking'] }));
-        // The question being answered (the memory section holds the session's earlier ones).
-        const body = JSON.stringify(req.body);
-        const task = body.slice(body.lastIndexOf('## The task'));
-        if (task.includes('Cancel my booking')) {
-          return ollamaChatReply(fenced('async function solve() { try { return "FINAL_ANSWER: " + await tools.cancel_booking({}); } catch (e) { return "FINAL_ANSWER: not done: " + e.message; } }'));
-        }
-        const tool = body.includes('Pay the bill') ? 'confirm_payment' : 'book_table';
-        return ollamaChatReply(fenced(`async function solve() { return "FINAL_ANSWER: " + await tools.${tool}({}); }`));
-      },
-    });
+    llm = await startBookingLlm();
     const project = tempProject({ servers: BOOKING_SERVER });
     mkdirSync(project.documentsDir);
     serve = await startServe(project.profile, ollamaEnv(llm.url));
