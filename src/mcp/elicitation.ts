@@ -38,9 +38,9 @@ export type Elicit = (request: ElicitationRequest, options: { signal: AbortSigna
  */
 export function approvalByElicitation(elicit: Elicit): AskApproval {
   return async (question, signal) => {
-    const waiting = AbortSignal.any([signal, AbortSignal.timeout(MAX_ELICITATION_WAIT_MS)]);
     const request: ElicitationRequest = { server: 'Cortex-R', mode: 'form', message: question, fields: {}, required: [], approval: true };
-    const answer = await Promise.race([elicit(request, { signal: waiting }), abortedBy(waiting)]).catch(() => ({ action: 'cancel' as const }));
+    const answer = await askWithin(elicit, request, signal, MAX_ELICITATION_WAIT_MS).catch(() => null);
+    if (answer === null || answer instanceof ElicitationTimedOut) return null;
     return answer.action === 'accept' ? true : answer.action === 'decline' ? false : null;
   };
 }
@@ -87,19 +87,28 @@ export async function answerElicitation(
   maxWaitMs = MAX_ELICITATION_WAIT_MS,
 ): Promise<ElicitResult> {
   if (!elicit) return { action: 'decline', _meta: { 'cortex-r/reason': NOBODY_TO_ASK } };
+  const answer = await askWithin(elicit, toElicitationRequest(server, params), signal, maxWaitMs);
+  if (answer instanceof ElicitationTimedOut) return { action: 'cancel', _meta: { 'cortex-r/reason': answer.message } };
+  if (answer.action === 'accept') return { action: 'accept', ...(answer.content ? { content: answer.content } : {}) };
+  return { action: answer.action, ...('reason' in answer && answer.reason ? { _meta: { 'cortex-r/reason': answer.reason } } : {}) };
+}
+
+/**
+ * Asks `elicit`, for at most `maxWaitMs` and no longer than `signal` lasts (an Elicit that ignores its signal cannot
+ * hold us): resolves with the answer, or with ElicitationTimedOut once the time ran out; rejects when `signal` aborts.
+ */
+async function askWithin(elicit: Elicit, request: ElicitationRequest, signal: AbortSignal, maxWaitMs: number): Promise<ElicitationAnswer | ElicitationTimedOut> {
   const waiting = new AbortController();
   const onAbort = () => waiting.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => waiting.abort(new ElicitationTimedOut(server, maxWaitMs)), maxWaitMs);
+  const timer = setTimeout(() => waiting.abort(new ElicitationTimedOut(request.server, maxWaitMs)), maxWaitMs);
   try {
-    const answer = await Promise.race([elicit(toElicitationRequest(server, params), { signal: waiting.signal }), abortedBy(waiting.signal)]).catch((err: unknown) => {
-      if (waiting.signal.reason instanceof ElicitationTimedOut) return { action: 'cancel' as const };
+    const answer = await Promise.race([elicit(request, { signal: waiting.signal }), abortedBy(waiting.signal)]).catch((err: unknown) => {
+      if (waiting.signal.reason instanceof ElicitationTimedOut) return waiting.signal.reason;
       throw err;
     });
     const timedOut: unknown = waiting.signal.reason;
-    if (timedOut instanceof ElicitationTimedOut) return { action: 'cancel', _meta: { 'cortex-r/reason': timedOut.message } };
-    if (answer.action === 'accept') return { action: 'accept', ...(answer.content ? { content: answer.content } : {}) };
-    return { action: answer.action, ...('reason' in answer && answer.reason ? { _meta: { 'cortex-r/reason': answer.reason } } : {}) };
+    return timedOut instanceof ElicitationTimedOut ? timedOut : answer;
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
