@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startServe, type ServeRun } from './serve-harness.js';
 
 /** Where `npm run setup` (scripts/setup.sh) installs Debian's chromium. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -23,4 +24,13 @@ export function launchChromium(): Promise<BrowserContext> {
       '--disable-sync',
     ],
   });
+}
+
+/** `cortex serve` for `profile` (LLM and all in `env`) and a page of a fresh headless Chromium; page errors go to `errors`. */
+export async function openServedPage(profile: string, env: NodeJS.ProcessEnv, errors: string[] = []): Promise<{ serve: ServeRun; browser: BrowserContext; page: Page }> {
+  const serve = await startServe(profile, env);
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  return { serve, browser, page };
 }

@@ -5,9 +5,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtPath, PROJECT_ROOT } from '../../src/paths.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
-import { launchChromium } from './browser.js';
+import { openServedPage } from './browser.js';
 import { fenced, isPerception, promptOf, tempProject } from './ask-harness.js';
-import { ollamaEnv, startServe, type ServeRun } from './serve-harness.js';
+import { ollamaEnv, type ServeRun } from './serve-harness.js';
 
 /** Where the screenshots go: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep them, else a temp folder. */
 const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
@@ -56,10 +56,7 @@ describe('the web page answering from documents (headless Chromium against corte
     copyFileSync(join(PROJECT_ROOT, 'tests', 'fixtures', 'corpus', 'pdf', 'wind-report.pdf'), join(project.documentsDir, 'wind-report.pdf'));
     writeFileSync(join(project.documentsDir, 'broken.pdf'), 'this is not a PDF');
     symlinkSync('/etc/hostname', join(project.documentsDir, 'linked.md'));
-    serve = await startServe(project.profile, ollamaEnv(llm.url));
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
+    ({ serve, browser, page } = await openServedPage(project.profile, ollamaEnv(llm.url), errors));
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { tempProject } from './ask-harness.js';
 import { BOOKING_SERVER, startBookingLlm } from './booking-harness.js';
-import { launchChromium } from './browser.js';
-import { ask, jsonOf, ollamaEnv, parseSse, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
+import { openServedPage } from './browser.js';
+import { ask, jsonOf, ollamaEnv, parseSse, type ServeRun, type SseEvent } from './serve-harness.js';
 
 /** Where the screenshot goes: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep it, else a temp folder. */
 const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
@@ -54,10 +54,7 @@ describe('a server asking the person during a question under cortex serve (elici
     llm = await startBookingLlm();
     const project = tempProject({ servers: BOOKING_SERVER });
     mkdirSync(project.documentsDir);
-    serve = await startServe(project.profile, ollamaEnv(llm.url));
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
+    ({ serve, browser, page } = await openServedPage(project.profile, ollamaEnv(llm.url), errors));
   });
   afterAll(async () => {
     await browser?.close();

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ollamaChunk, ollamaDone, ollamaError, type FakeLlmServer, type FakeReply } from '../helpers/fake-ollama-server.js';
-import { launchChromium } from './browser.js';
+import { openServedPage } from './browser.js';
 import { tempProject } from './ask-harness.js';
-import { ollamaEnv, startPlanningLlm, startServe, type ServeRun } from './serve-harness.js';
+import { ollamaEnv, startPlanningLlm, type ServeRun } from './serve-harness.js';
 
 /** Where the screenshot goes: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep it, else a temp folder. */
 const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
@@ -45,9 +45,7 @@ describe('the web page while the model writes (headless Chromium against cortex 
     });
     const project = tempProject();
     mkdirSync(project.documentsDir);
-    serve = await startServe(project.profile, ollamaEnv(llm.url));
-    browser = await launchChromium();
-    page = await browser.newPage();
+    ({ serve, browser, page } = await openServedPage(project.profile, ollamaEnv(llm.url)));
   });
   afterAll(async () => {
     await browser?.close();

@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ollamaChatReply, type FakeLlmServer, type FakeReply } from '../helpers/fake-ollama-server.js';
-import { launchChromium } from './browser.js';
+import { openServedPage } from './browser.js';
 import { fenced, tempProject } from './ask-harness.js';
-import { ollamaEnv, startPlanningLlm, startServe, TWO_STEP_PLANS, type ServeRun } from './serve-harness.js';
+import { ollamaEnv, startPlanningLlm, TWO_STEP_PLANS, type ServeRun } from './serve-harness.js';
 
 /** A plan whose solve() answers `markdown` as it is. */
 const answering = (markdown: string) => ollamaChatReply(fenced(`async function solve() { return "FINAL_ANSWER: " + ${JSON.stringify(markdown)}; }`));
@@ -39,10 +39,7 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     });
     const project = tempProject();
     mkdirSync(project.documentsDir);
-    serve = await startServe(project.profile, ollamaEnv(llm.url));
-    browser = await launchChromium();
-    page = await browser.newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
+    ({ serve, browser, page } = await openServedPage(project.profile, ollamaEnv(llm.url), errors));
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
