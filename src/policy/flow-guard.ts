@@ -20,7 +20,7 @@ export interface FlowPolicy {
 export interface Provenance extends ResultLabels {
   server: string;
   tool: string;
-  /** Web hosts and mail addresses the call's arguments named (where the content came from), as shown to people. */
+  /** For an untrusted result, the web hosts and mail addresses its call's arguments named (where it came from). */
   places: string[];
 }
 
@@ -67,7 +67,9 @@ export class FlowGuard implements ToolCaller {
   async callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult> {
     const result = await this.caller.callTool(server, tool, args, options);
     // A tool never asked about (no class known) is labelled as the most sensitive kind.
-    this.label(server, tool, this.classes.get(`${server}.${tool}`)?.returns ?? UNKNOWN, destinationsOf(args, { paths: false }).map(describeDestination));
+    const labels = this.classes.get(`${server}.${tool}`)?.returns ?? UNKNOWN;
+    // Where it came from matters only for what anyone could have written (cautionFor); a plan may make hundreds of calls.
+    this.label(server, tool, labels, labels.untrusted ? destinationsOf(args, { paths: false }).map(describeDestination) : []);
     return result;
   }
 

@@ -12,14 +12,14 @@ export function clientElicit(server: Server, sendRequest: SendRequest): Elicit |
   const capability = server.getClientCapabilities()?.elicitation;
   if (!capability) return undefined;
   return async (request, { signal }) => {
-    let params: ElicitRequest['params'];
-    if (request.mode === 'url') {
-      if (!capability.url) return { action: 'decline', reason: 'The MCP client asking this question cannot open links for its user.' };
-      params = { mode: 'url', message: `The tool server "${request.server}" asks: ${request.message}`, url: request.url, elicitationId: request.elicitationId };
-    } else {
-      const message = request.approval ? `Cortex-R asks before running a tool: ${request.message}` : `The tool server "${request.server}" asks: ${request.message}`;
-      params = { message, requestedSchema: { type: 'object', properties: request.fields as never, required: request.required } };
-    }
+    if (request.mode === 'url' && !capability.url) return { action: 'decline', reason: 'The MCP client asking this question cannot open links for its user.' };
+    // The client's user must know who asks: a tool server, or Cortex-R itself before a call.
+    const asker = request.mode === 'form' && request.approval ? 'Cortex-R asks before running a tool' : `The tool server "${request.server}" asks`;
+    const message = `${asker}: ${request.message}`;
+    const params: ElicitRequest['params'] =
+      request.mode === 'url'
+        ? { mode: 'url', message, url: request.url, elicitationId: request.elicitationId }
+        : { message, requestedSchema: { type: 'object', properties: request.fields as never, required: request.required } };
     const result = await sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal, timeout: MAX_ELICITATION_WAIT_MS });
     if (result.action !== 'accept') return { action: result.action };
     return { action: 'accept', ...(result.content ? { content: result.content as Record<string, string | number | boolean | string[]> } : {}) };
