@@ -8,7 +8,7 @@ import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
 import { cautionFor, FlowGuard } from '../policy/flow-guard.js';
-import { quarantineResult } from '../policy/quarantine.js';
+import { quarantineResult } from './quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
@@ -99,7 +99,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
   checkBounds(maxSteps, maxLifelinesPerStep);
   // One guard per question: what any step read stays on the record for every later call.
-  const guarded = options.flowPolicy ? new FlowGuard(caller, options.flowPolicy, query) : caller;
+  const guarded = options.flowPolicy ? new FlowGuard(caller, options.approve, options.flowPolicy, query) : caller;
+  const approve = guarded instanceof FlowGuard ? guarded.approve : options.approve;
   const started = performance.now();
   const log = new RunLog(memory, trace, randomUUID());
   const steps: AgentStepRecord[] = [];
@@ -199,6 +200,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
           tools: catalogue.tools,
           caller: guarded,
+          ...(approve ? { approve } : {}),
           limits: sandboxLimits,
           onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
           ...(signal ? { signal } : {}),

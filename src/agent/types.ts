@@ -1,7 +1,7 @@
 // The agent loop's options, result (what `cortex ask --json` prints) and live events.
 import type { LlmClient } from '../llm/types.js';
 import type { FlowPolicy } from '../policy/flow-guard.js';
-import type { ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
+import type { ApproveTool, ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
 import type { Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
@@ -19,6 +19,8 @@ export interface AgentOptions {
   /** Servers start in the background: called after perception, waits for the chosen servers only and returns their tools. */
   awaitTools?: (serverIds: string[], signal?: AbortSignal) => Promise<ToolInfo[]>;
   caller: ToolCaller;
+  /** Asked before each call (the approval gate and the person behind it); the flow policy comes first when set. */
+  approve?: ApproveTool;
   sandbox: Sandbox;
   sandboxLimits?: Partial<SandboxLimits>;
   strategy: StrategyName;

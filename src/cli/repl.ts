@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
 import { errorMessage } from '../errors.js';
 import { checkTextModel } from '../llm/check-model.js';
-import type { AskUser } from '../mcp/approval-gate.js';
+import type { AskUser } from '../policy/approval-gate.js';
 import { promptLine } from '../mcp/prompt-line.js';
 import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';

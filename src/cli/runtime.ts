@@ -7,13 +7,13 @@ import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
-import { approvalGateFor, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
-import { ownServerIds } from '../mcp/approval-policy.js';
-import type { Elicit } from '../mcp/elicitation.js';
+import { approvalGateFor, askingPerson, type ApprovalGate, type AskUser } from '../policy/approval-gate.js';
+import { ownServerIds } from '../policy/approval-policy.js';
+import { approvalByElicitation, type Elicit } from '../mcp/elicitation.js';
 import { ElicitationRouter } from '../mcp/elicitation-router.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { terminalElicit } from '../mcp/terminal-elicit.js';
-import type { ServerStatus, ToolCaller } from '../mcp/types.js';
+import type { ApproveTool, ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
@@ -74,13 +74,17 @@ export interface AskOptions {
   elicit?: Elicit;
 }
 
+/** How one question's plans reach the servers: the caller, and who is asked before each call. */
+interface QuestionCalls {
+  caller: ToolCaller;
+  approve: ApproveTool;
+}
+
 export class Runtime {
   private constructor(
     private readonly config: LoadedConfig,
     public llm: LlmClient,
     private readonly multi: MultiMcp,
-    /** The servers behind the approval gate, for the sandbox. */
-    private readonly caller: ToolCaller,
     private readonly sandbox: Sandbox,
     public memory: SessionMemory,
     private readonly strategy: StrategyName,
@@ -121,7 +125,7 @@ export class Runtime {
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
     // The worker process starts while the model answers, instead of after it.
     sandbox.prestart?.();
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers));
+    return new Runtime(config, client, multi, sandbox, memory, strategy, approve, router, Boolean(options.lazyServers));
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -182,10 +186,12 @@ export class Runtime {
     this.gate.newQuestion();
     let session: SessionMemory | undefined;
     let result: AgentRunResult;
-    const routed = this.router.question(this.caller, elicit);
+    const routed = this.router.question(this.multi, elicit);
+    // Approvals this question needs are asked of its own person too (the session may have nobody to ask).
+    const approve = elicit ? askingPerson(this.gate, approvalByElicitation(elicit)) : this.gate;
     try {
       session = await load();
-      result = await this.run(query, session, chosen, routed.caller, onEvent, signal);
+      result = await this.run(query, session, chosen, { caller: routed.caller, approve }, onEvent, signal);
     } finally {
       routed.done();
       // The session's last write lands before another question may use it.
@@ -214,9 +220,9 @@ export class Runtime {
     };
   }
 
-  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
-    if (!this.lazy) return this.runAgent(query, memory, strategy, caller, onEvent, signal);
+    if (!this.lazy) return this.runAgent(query, memory, strategy, calls, onEvent, signal);
     // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
     // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
     // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
@@ -236,10 +242,10 @@ export class Runtime {
       }
       onEvent?.(event);
     };
-    return this.runAgent(query, memory, strategy, caller, watch, signal);
+    return this.runAgent(query, memory, strategy, calls, watch, signal);
   }
 
-  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, { caller, approve }: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     return runAgent({
       query,
@@ -250,6 +256,7 @@ export class Runtime {
       // Anyone else's may take long (up to start_timeout_ms), longer than a plan's clock, so the prompt waits for them.
       awaitTools: (serverIds, waitSignal) => this.multi.awaitTools(serverIds, waitSignal, this.lazy ? ownServerIds(this.config.servers) : undefined),
       caller,
+      approve,
       sandbox: this.sandbox,
       sandboxLimits: {
         maxToolCalls: sandbox.max_tool_calls_per_plan,

@@ -1,7 +1,7 @@
 // `cortex servers list` and `cortex servers test ID`.
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
-import { approvalGateFor } from '../mcp/approval-gate.js';
+import { approvalGateFor } from '../policy/approval-gate.js';
 import { checkServer } from '../mcp/check-server.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { isPlainObject } from '../sandbox/check-args.js';

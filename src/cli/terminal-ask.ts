@@ -1,6 +1,6 @@
 // Asking the user a question on the terminal: for `cortex ask` on a TTY (the REPL asks through its own reader).
 import { createInterface } from 'node:readline/promises';
-import type { AskUser } from '../mcp/approval-gate.js';
+import type { AskUser } from '../policy/approval-gate.js';
 import type { Output } from './output.js';
 
 /** Clears a status line still shown, so a question starts at the left edge. */

@@ -1,6 +1,6 @@
 // Routes a server's request for input to the question whose tool call made it, when servers are shared by questions.
-import { approvalByElicitation, NOBODY_TO_ASK, type Elicit, type ElicitationAnswer } from './elicitation.js';
-import type { ApproveTool, AskApproval, ToolCaller } from './types.js';
+import { NOBODY_TO_ASK, type Elicit, type ElicitationAnswer } from './elicitation.js';
+import type { ToolCaller } from './types.js';
 
 /**
  * Told to a server asking while two questions are calling it at once: MCP does not say which call a request
@@ -54,15 +54,8 @@ export class ElicitationRouter {
       caller: {
         callTool: (server, tool, args, options) => track(server, () => inner.callTool(server, tool, args, options)),
         ...(inner.readResource ? { readResource: inner.readResource.bind(inner) } : {}),
-        // Approvals this question needs are asked of its own person too (the session may have nobody to ask).
-        ...(inner.approve ? { approve: elicit ? withPerson(inner.approve, approvalByElicitation(elicit)) : inner.approve } : {}),
       },
       done: () => void this.questions.delete(question),
     };
   }
-}
-
-/** `approve`, asking `askPerson` when the call's options bring no one of their own. */
-function withPerson(approve: ApproveTool, askPerson: AskApproval): ApproveTool {
-  return (tool, args, options) => approve(tool, args, { askPerson, ...options });
 }

@@ -95,16 +95,21 @@ export type AskApproval = (question: string, signal: AbortSignal) => Promise<boo
  */
 export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern; askPerson?: AskApproval }) => Promise<ApprovalDecision>;
 
+/** `mcp.read_resource(uri)` as the approvers see it: the server that answers is chosen by the URI, so it is named "mcp". */
+export const RESOURCE_READER: ToolInfo = {
+  server: 'mcp',
+  name: 'mcp.read_resource',
+  remoteName: 'read_resource',
+  description: 'Reads a resource by URI from the server that offers it.',
+  inputSchema: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
+  annotations: { readOnlyHint: true },
+};
+
 /** Calls tools by (server, the server's own tool name); the seam the sandbox uses. */
 export interface ToolCaller {
   callTool(server: string, tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult>;
   /** Reads a resource by URI on the server that owns it (`mcp.read_resource`); absent: no resources. */
   readResource?(uri: string, options?: CallOptions): Promise<ResourceReadResult>;
-  /**
-   * The approval gate: asked before each call, outside the call's own timeout; absent means every
-   * call may run. See withApproval().
-   */
-  approve?: ApproveTool;
 }
 
 /** A server as perception sees it: from the config, plus its tool names and `instructions` (live or cached). */

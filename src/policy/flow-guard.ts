@@ -42,7 +42,7 @@ export class FlowGuard implements ToolCaller {
   private readonly classes = new Map<string, ToolClass>();
   readonly readResource?: (uri: string, options?: CallOptions) => Promise<ResourceReadResult>;
 
-  constructor(private readonly caller: ToolCaller, private readonly policy: FlowPolicy, question: string) {
+  constructor(private readonly caller: ToolCaller, private readonly gate: ApproveTool | undefined, private readonly policy: FlowPolicy, question: string) {
     this.given = givenPlaces(question, policy.destinations);
     const reader = caller.readResource?.bind(caller);
     if (reader) {
@@ -78,7 +78,7 @@ export class FlowGuard implements ToolCaller {
     const toolId = `${tool.server}.${tool.remoteName}`;
     this.classes.set(toolId, toolClass);
     const verdict = decideFlow({ toolId, toolClass, args }, this.seenSoFar, this.given);
-    const gate = this.caller.approve;
+    const gate = this.gate;
     if (verdict.verdict === 'refuse') return { approved: false, reason: `the data-flow policy refused it: ${verdict.why}. ${DO_NOT_RETRY}` };
     if (verdict.verdict === 'ask') {
       if (!gate) return { approved: false, reason: `${verdict.why}, so it needs the user's approval, and nobody can be asked. ${DO_NOT_RETRY}` };

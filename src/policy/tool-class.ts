@@ -1,6 +1,6 @@
 // What a tool is to the flow policy: read / write / egress (from its MCP annotations, or the profile), and what its results are.
 import type { OwnServerKind } from '../config/server-env.js';
-import { matchesEntry } from '../mcp/approval-policy.js';
+import { matchesEntry } from './approval-policy.js';
 import type { ToolInfo } from '../mcp/types.js';
 
 /** read: changes nothing and talks to nobody; write: changes the user's data or world; egress: its arguments leave the machine. */

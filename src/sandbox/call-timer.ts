@@ -62,7 +62,11 @@ export function callTimer(parent: AbortSignal, timeoutMs: number): CallTimer {
 
 /** Settles with `promise`, or rejects as soon as `signal` aborts (a caller that ignores its signal can't hold us). */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The work still settles later; its failure is nobody's to hear.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

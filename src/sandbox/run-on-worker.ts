@@ -39,11 +39,9 @@ export function cancelledResult(calls: SandboxResult['calls'] = [], logs: string
 function refusingOnceEnded(caller: ToolCaller, ended: AbortSignal): ToolCaller {
   const refused = () => Promise.reject(new Error('the run had ended, so the call was not made'));
   const read = caller.readResource?.bind(caller);
-  const approve = caller.approve?.bind(caller);
   return {
     callTool: (server, tool, args, callOptions) => (ended.aborted ? refused() : caller.callTool(server, tool, args, callOptions)),
     ...(read ? { readResource: (uri: string, callOptions?: Parameters<typeof read>[1]) => (ended.aborted ? refused() : read(uri, callOptions)) } : {}),
-    ...(approve ? { approve } : {}),
   };
 }
 
@@ -62,6 +60,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
   const proxy = new ToolProxy({
     tools: options.tools,
     caller: refusingOnceEnded(options.caller, runEnded.signal),
+    ...(options.approve ? { approve: options.approve } : {}),
     maxToolCalls: limits.maxToolCalls,
     toolTimeoutMs: limits.toolTimeoutMs,
     // Moved later by the time the clock stood still for approvals (pauseDeadline below).

@@ -1,6 +1,6 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
-import type { ResourceReadResult, ToolCaller, ToolInfo, ToolProgress, ToolResult } from '../mcp/types.js';
+import { RESOURCE_READER, type ApproveTool, type ResourceReadResult, type ToolCaller, type ToolInfo, type ToolProgress, type ToolResult } from '../mcp/types.js';
 import { callee, decodeArgs, MAX_NAMES_LISTED, MAX_TOOL_NAME_CHARS, unknownToolMessage } from './call-args.js';
 import { abortable, callTimer } from './call-timer.js';
 import { checkArgs, isPlainObject } from './check-args.js';
@@ -27,6 +27,8 @@ export const MAX_REFUSALS_RECORDED = MAX_REFUSED_CALLS_PER_RUN + 1;
 export interface ToolProxyOptions {
   tools: ToolInfo[];
   caller: ToolCaller;
+  /** Asked before each call and resource read (src/policy); absent: every call may run. */
+  approve?: ApproveTool;
   maxToolCalls: number;
   /** One call's own time limit; default TOOL_CALL_TIMEOUT_MS. */
   toolTimeoutMs?: number;
@@ -107,16 +109,17 @@ export class ToolProxy {
     }
     // The slot is held while the user is asked, so calls running beside this one can't pass the cap.
     this.dispatched++;
-    const gate = this.options.caller.approve;
-    if (!gate) return this.dispatch(tool, args, mode, started);
-    const refusal = await this.approve(gate, tool, args);
+    if (!this.options.approve) return this.dispatch(tool, args, mode, started);
+    const refusal = await this.approve(tool, args);
     if (refusal === null) return this.dispatch(tool, args, mode, started);
     this.dispatched--;
     return this.refuse(name, args, started, 'tool_error', refusal, tool.server);
   }
 
   /** Null when the call may run, else the message for the model. Never throws. */
-  private async approve(gate: NonNullable<ToolCaller['approve']>, tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
+  private async approve(tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
+    const gate = this.options.approve;
+    if (!gate) return null;
     const resume = this.options.pauseDeadline?.();
     try {
       const decision = await gate(tool, args, { signal: this.options.signal });
@@ -151,6 +154,12 @@ export class ToolProxy {
         `Tool-call limit reached: a plan may make at most ${this.options.maxToolCalls} tool calls (mcp.read_resource counts as one), and this was call ${this.dispatched + 1}. Do not retry; return what you have.`);
     }
     this.dispatched++;
+    // A read names a place as a fetch does: the policy judges it like any call.
+    const refusal = await this.approve(RESOURCE_READER, args);
+    if (refusal !== null) {
+      this.dispatched--;
+      return this.refuse(tool, args, started, 'tool_error', refusal);
+    }
     return this.run(tool, args, null, started, async (options) => {
       const read: ResourceReadResult = await reader(uri, options);
       return { server: read.server, value: resourceValue(Array.isArray(read.contents) ? read.contents : []) };

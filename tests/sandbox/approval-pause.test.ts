@@ -1,6 +1,6 @@
 // The run's clock stands still while the user is asked to approve a call (host side, with a scripted worker and fake timers).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalDecision, ToolCaller, ToolInfo } from '../../src/mcp/types.js';
+import type { ApprovalDecision, ApproveTool, ToolCaller, ToolInfo } from '../../src/mcp/types.js';
 import { MAX_APPROVAL_PAUSE_MS, resolveLimits } from '../../src/sandbox/limits.js';
 import type { HostMessage, WorkerMessage } from '../../src/sandbox/protocol.js';
 import { runOnWorker } from '../../src/sandbox/run-on-worker.js';
@@ -35,12 +35,12 @@ function scriptedWorker() {
 }
 
 /** Runs a plan on the scripted worker with the `add` tool and TIMEOUT_MS as its limit. */
-function startRun(worker: WorkerProcess, caller: ToolCaller) {
+function startRun(worker: WorkerProcess, caller: ToolCaller, approve?: ApproveTool) {
   return runOnWorker({
     worker,
     runId: 1,
     code: 'async function solve() {}',
-    options: { code: '', tools: [binaryTool('add')], caller },
+    options: { code: '', tools: [binaryTool('add')], caller, ...(approve ? { approve } : {}) },
     limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
     startedAt: performance.now(),
   });
@@ -54,11 +54,9 @@ describe('runOnWorker with an approval gate', () => {
   it('stops the deadline while the user is asked, here and in the worker, and moves it by the wait', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     let answer!: (d: ApprovalDecision) => void;
-    const caller = Object.assign(arithmeticCaller(), {
-      approve: (_tool: ToolInfo) => new Promise<ApprovalDecision>((resolve) => { answer = resolve; }),
-    });
+    const approve = (_tool: ToolInfo) => new Promise<ApprovalDecision>((resolve) => { answer = resolve; });
     const w = scriptedWorker();
-    const output = startRun(w.worker, caller);
+    const output = startRun(w.worker, arithmeticCaller(), approve);
     await vi.advanceTimersByTimeAsync(0);
     expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline']);
 
@@ -80,9 +78,8 @@ describe('runOnWorker with an approval gate', () => {
 
   it('lets the clock run again after MAX_APPROVAL_PAUSE_MS even without an answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const caller = Object.assign(arithmeticCaller(), { approve: () => new Promise<ApprovalDecision>(() => undefined) });
     const w = scriptedWorker();
-    const output = startRun(w.worker, caller);
+    const output = startRun(w.worker, arithmeticCaller(), () => new Promise<ApprovalDecision>(() => undefined));
     await vi.advanceTimersByTimeAsync(MAX_APPROVAL_PAUSE_MS);
     expect(w.sent.map((m) => m.type)).toEqual(['run', 'pauseDeadline', 'resumeDeadline']);
     await vi.advanceTimersByTimeAsync(TIMEOUT_MS + 1_000);

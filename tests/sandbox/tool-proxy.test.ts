@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolInfo } from '../../src/mcp/types.js';
+import type { ApproveTool, ToolInfo } from '../../src/mcp/types.js';
 import { MAX_TOOL_ARGS_CHARS, TOOL_CALL_TIMEOUT_MS } from '../../src/sandbox/limits.js';
 import { MAX_REFUSALS_RECORDED, ToolProxy, type CallMode } from '../../src/sandbox/tool-proxy.js';
 import type { ToolCallRecord } from '../../src/sandbox/types.js';
@@ -15,11 +15,12 @@ interface ProxyTestOptions {
   toolTimeoutMs?: number;
 }
 
-function proxyFor(caller: RecordingCaller, options: ProxyTestOptions = {}) {
+function proxyFor(caller: RecordingCaller, options: ProxyTestOptions & { approve?: ApproveTool } = {}) {
   const events: Array<{ phase: string; record: ToolCallRecord }> = [];
   const proxy = new ToolProxy({
     tools: options.tools ?? TOOLS,
     caller,
+    ...(options.approve ? { approve: options.approve } : {}),
     maxToolCalls: options.maxToolCalls ?? 5,
     ...(options.toolTimeoutMs ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
     deadlineAt: performance.now() + (options.deadlineInMs ?? 10_000),
@@ -244,13 +245,11 @@ describe('ToolProxy', () => {
   it('asks the gate before a call, and a refusal reaches neither the server nor the cap', async () => {
     const inner = arithmeticCaller();
     const asked: string[] = [];
-    const caller: RecordingCaller = Object.assign(inner, {
-      approve: async (tool: ToolInfo) => {
-        asked.push(tool.name);
-        return tool.name === 'add' ? { approved: true as const } : { approved: false as const, reason: 'the user declined it.' };
-      },
-    });
-    const { proxy, call } = proxyFor(caller, { maxToolCalls: 1 });
+    const approve = async (tool: ToolInfo) => {
+      asked.push(tool.name);
+      return tool.name === 'add' ? { approved: true as const } : { approved: false as const, reason: 'the user declined it.' };
+    };
+    const { proxy, call } = proxyFor(inner, { maxToolCalls: 1, approve });
     expect(await call('multiply', [{ a: 2, b: 3 }])).toEqual({ ok: false, kind: 'tool_error', message: 'tools.multiply was not run: the user declined it.' });
     expect(await call('add', [{ a: 2, b: 3 }])).toEqual({ ok: true, value: 5 });
     expect(asked).toEqual(['multiply', 'add']);

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAgent } from '../../../src/agent/loop.js';
-import { createApprovalGate, withApproval } from '../../../src/mcp/approval-gate.js';
-import { ownServerIds } from '../../../src/mcp/approval-policy.js';
+import { createApprovalGate } from '../../../src/policy/approval-gate.js';
+import { ownServerIds } from '../../../src/policy/approval-policy.js';
 import { flowPolicyOf } from '../../../src/policy/flow-settings.js';
 import { SessionMemory } from '../../../src/memory/session-memory.js';
 import { Trace } from '../../../src/memory/trace.js';
@@ -47,7 +47,8 @@ async function ask(world: World, sandbox: Sandbox, setting: Setting, question: s
     llm,
     servers: world.multi.summaries(),
     tools: world.multi.listTools(),
-    caller: withApproval(world.multi, approve),
+    caller: world.multi,
+    approve,
     sandbox,
     sandboxLimits: { maxToolCalls: 5, timeoutMs: 20_000 },
     strategy: 'conservative',

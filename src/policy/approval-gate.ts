@@ -1,7 +1,7 @@
 // The approval gate: asks the user before a tool that needs it runs, remembers "always", refuses when nobody can answer.
 import type { LoadedConfig } from '../config/load-config.js';
 import { needsApproval, ownServerIds, type ApprovalPolicy } from './approval-policy.js';
-import type { ApprovalDecision, ApproveTool, FlowConcern, ToolCaller, ToolInfo } from './types.js';
+import type { ApprovalDecision, ApproveTool, AskApproval, FlowConcern, ToolInfo } from '../mcp/types.js';
 
 /** Asks the user one question; resolves their answer, or null when none can come (input closed, run ended). */
 export type AskUser = (question: string, signal: AbortSignal) => Promise<string | null>;
@@ -76,13 +76,9 @@ async function askAtTerminal(ask: AskUser, question: string, signal: AbortSignal
   return null;
 }
 
-/** `caller` with `approve` as its gate: the sandbox asks the gate before each call (DESIGN §3.10). */
-export function withApproval(caller: ToolCaller, approve: ApproveTool): ToolCaller {
-  return {
-    callTool: (server, tool, args, options) => caller.callTool(server, tool, args, options),
-    ...(caller.readResource ? { readResource: caller.readResource.bind(caller) } : {}),
-    approve,
-  };
+/** `approve`, asking `askPerson` (the person behind one question: the page, an MCP client) when the call brings no one of its own. */
+export function askingPerson(approve: ApproveTool, askPerson: AskApproval): ApproveTool {
+  return (tool, args, options) => approve(tool, args, { askPerson, ...options });
 }
 
 /** The question shown to the user for one call (the terminal adds the choices). */

@@ -1,7 +1,7 @@
 // Which tool calls need the user's approval: the profile's lists, --yes, our own servers, then the tool's annotations.
 import type { ServerSpec } from '../config/load-config.js';
 import { ownServerKind } from '../config/server-env.js';
-import type { ToolInfo } from './types.js';
+import type { ToolInfo } from '../mcp/types.js';
 
 /** What decides whether a tool needs approval (README "Approvals"). */
 export interface ApprovalPolicy {

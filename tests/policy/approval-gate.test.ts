@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createApprovalGate, withApproval, type AskUser } from '../../src/mcp/approval-gate.js';
-import { needsApproval, ownServerIds, type ApprovalPolicy } from '../../src/mcp/approval-policy.js';
+import { createApprovalGate, type AskUser } from '../../src/policy/approval-gate.js';
+import { needsApproval, ownServerIds, type ApprovalPolicy } from '../../src/policy/approval-policy.js';
 import type { ToolAnnotations, ToolInfo } from '../../src/mcp/types.js';
 import { builtPath } from '../../src/paths.js';
 import { arithmeticCaller } from '../sandbox/fake-callers.js';
@@ -139,13 +139,3 @@ describe('createApprovalGate and the flow policy', () => {
   });
 });
 
-describe('withApproval', () => {
-  it('keeps the calls going to the wrapped caller and adds the gate', async () => {
-    const inner = arithmeticCaller();
-    const approve = createApprovalGate({ policy: POLICY });
-    const caller = withApproval(inner, approve);
-    expect(caller.approve).toBe(approve);
-    await caller.callTool('fake', 'add', { a: 1, b: 2 });
-    expect(inner.received).toMatchObject([{ server: 'fake', name: 'add' }]);
-  });
-});

@@ -1,7 +1,7 @@
 // Strict mode's quarantined model (CaMeL's Q-LLM): a tool-less call that turns a step's untrusted result into typed values.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { timedGenerate, type LlmCallInfo } from '../agent/llm-call.js';
+import { timedGenerate, type LlmCallInfo } from './llm-call.js';
 import type { LlmClient } from '../llm/types.js';
 
 /** Values one extraction may return, and their bounds: short typed values, not text that could carry instructions. */
