@@ -138,6 +138,14 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
       ),
     );
   servers
+    .command('trust <id> [tool]')
+    .description("believe a server's (or one tool's) results and take its unlabelled tools as reads; --never: never run it")
+    .option('--never', 'never run it instead')
+    .option('--remove', 'take it back')
+    .action((id: string, tool: string | undefined, opts: { never?: boolean; remove?: boolean }) =>
+      run(async (config, out) => (await import('./cli/trust-command.js')).serversTrust(config, id, tool, out, opts)),
+    );
+  servers
     .command('login <id>')
     .description('sign in to a remote server in your browser (OAuth); the tokens are kept for later runs')
     .action((id: string) => run(async (config, out) => (await import('./cli/servers-login-command.js')).serversLogin(config, id, out)));

@@ -18,7 +18,7 @@ async function download(ctx: WebsearchContext, rawUrl: string): Promise<CallTool
     const url = parseHttpUrl(rawUrl.trim());
     const refused = takeRateSlot(ctx.fetchLimiter, 'page downloads');
     if (refused) return toolError(refused);
-    const body = await safeFetch(url.href, ctx.fetch);
+    const body = await safeFetch(url.href, { ...ctx.fetch, sameSiteRedirectsOnly: true });
     const outcome = await ctx.parse({
       kind: 'page',
       bytes: body.bytes,

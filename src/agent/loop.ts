@@ -7,7 +7,8 @@ import { modelWords } from '../sandbox/reply-turn.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
-import { cautionFor, FlowGuard } from '../policy/flow-guard.js';
+import { cautionFor, FlowGuard, type Provenance } from '../policy/flow-guard.js';
+import type { DataLabels } from '../memory/memory-summary.js';
 import { quarantineResult } from './quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
@@ -64,6 +65,22 @@ function onLastStep(outcome: PlanOutcome, lastStepWithLifeline: boolean): PlanOu
   return { kind: 'invalid_plan', error: furtherOnLastStep({ result: outcome.result }), problem: 'further_on_last_step', diagnosis: lastStepDiagnosis() };
 }
 
+/** The question as the model reads it: the typed words, then the text given with them (piped in), fenced. */
+function withAttached(query: string, attached: string | undefined): string {
+  return attached ? `${query}\n\nText given with the question:\n"""\n${attached}\n"""` : query;
+}
+
+/** The labels a question starts with: what the session's earlier answers drew on, and text given with the question. */
+function givenLabels(earlier: DataLabels, attached: string | undefined): Provenance[] {
+  const given: Provenance[] = [];
+  if (earlier.untrusted || earlier.private) {
+    given.push({ server: 'session', tool: 'earlier answers', untrusted: earlier.untrusted, private: earlier.private, places: earlier.sources.length > 0 ? earlier.sources : ['earlier answers in this session'] });
+  }
+  // Piped text may be a forwarded mail or a downloaded page: anyone could have written it, and it is the user's.
+  if (attached) given.push({ server: 'you', tool: 'piped text', untrusted: true, private: true, places: ['the text given with the question'] });
+  return given;
+}
+
 function clipCode(code: string): string {
   return code.length <= MAX_STEP_CODE_CHARS ? code : `${code.slice(0, MAX_STEP_CODE_CHARS)}… [truncated]`;
 }
@@ -95,14 +112,23 @@ function checkBounds(maxSteps: number, maxLifelinesPerStep: number): void {
  * template (PromptError), or a memory write failure (MemoryError).
  */
 export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
-  const { query, llm, servers, tools, caller, sandbox, sandboxLimits, strategy, maxSteps, maxLifelinesPerStep } = options;
+  const { llm, servers, tools, caller, sandbox, sandboxLimits, strategy, maxSteps, maxLifelinesPerStep } = options;
   const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
   checkBounds(maxSteps, maxLifelinesPerStep);
-  // One guard per question: what any step read stays on the record for every later call.
-  const guarded = options.flowPolicy ? new FlowGuard(caller, options.approve, options.flowPolicy, query) : caller;
-  const approve = guarded instanceof FlowGuard ? guarded.approve : options.approve;
+  // The model reads the question with the text given with it; only the typed words name places (policy/destinations.ts).
+  const query = withAttached(options.query, options.attached);
   const started = performance.now();
   const log = new RunLog(memory, trace, randomUUID());
+  // One guard per question: what any step read stays on the record for every later call, and so does what the
+  // question was given already labelled (earlier answers of the session, piped text).
+  const guarded = options.flowPolicy ? new FlowGuard(caller, options.approve, options.flowPolicy, options.query, givenLabels(memory.labels({ excludeRunId: log.runId }), options.attached)) : caller;
+  const approve = guarded instanceof FlowGuard ? guarded.approve : options.approve;
+  const withhold = options.flowPolicy?.strict ?? false;
+  const labels = (): DataLabels => {
+    if (!(guarded instanceof FlowGuard)) return { untrusted: false, private: false, sources: [] };
+    const seen = guarded.seen();
+    return { ...seen, sources: [...new Set(guarded.provenance.filter((p) => p.untrusted || p.private).flatMap((p) => p.places))].slice(0, 10) };
+  };
   const steps: AgentStepRecord[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   const timings = { llm_ms: 0, sandbox_ms: 0 };
@@ -121,6 +147,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     timings: { total_ms: Math.round(performance.now() - started), llm_ms: Math.round(timings.llm_ms), sandbox_ms: Math.round(timings.sandbox_ms) },
     reason,
     caution: guarded instanceof FlowGuard ? cautionFor(guarded.provenance) : null,
+    sent: guarded instanceof FlowGuard ? guarded.sent.map((s) => `${s.tool} → ${s.to.join(', ')}`) : [],
   });
 
   await log.start({ query, strategy, model: llm.model, maxSteps, maxLifelinesPerStep });
@@ -128,7 +155,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   try {
     throwIfAborted(signal);
     emit({ type: 'perceiving', step: 1, maxSteps });
-    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
+    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
     countLlm(perception.llm);
     await log.llmCall('perception', 1, perception.llm);
     await log.perception(1, perception);
@@ -144,7 +171,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     for (let step = 1; step <= maxSteps; step++) {
       currentStep = step;
       throwIfAborted(signal);
-      const memorySummary = memory.summary({ excludeRunId: log.runId });
+      const memorySummary = memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold });
       let feedback: RetryFeedback | undefined;
       let stepResult: string | undefined;
       for (let lifelinesLeft = maxLifelinesPerStep; lifelinesLeft >= 0 && stepResult === undefined; lifelinesLeft--) {
@@ -237,7 +264,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         emit({ type: 'outcome', step, lifelinesLeft, outcome: outcome.kind, detail, ...(failed ? { diagnosis: failed.diagnosis } : {}), ...(said ? { said } : {}) });
 
         if (outcome.kind === 'final_answer') {
-          await log.answer(step, outcome.answer);
+          await log.answer(step, outcome.answer, labels());
           return finish('answered', outcome.answer, null);
         }
         if (outcome.kind === 'further_processing') {
@@ -249,18 +276,18 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
       }
       if (stepResult === undefined) {
         const reason = giveUpReason({ steps, cause: { kind: 'lifelines', step } });
-        await log.end('gave_up', reason);
+        await log.end('gave_up', reason, labels());
         return finish('gave_up', null, reason);
       }
       carried.push({ step, result: stepResult });
     }
     const reason = giveUpReason({ steps, cause: { kind: 'steps', maxSteps, lastResult: carried.at(-1)?.result ?? null } });
-    await log.end('gave_up', reason);
+    await log.end('gave_up', reason, labels());
     return finish('gave_up', null, reason);
   } catch (err) {
     if (err instanceof RunCancelled || signal?.aborted) {
       const reason = `Cancelled during step ${currentStep} after ${steps.length} attempt${steps.length === 1 ? '' : 's'}.`;
-      await log.end('cancelled', reason);
+      await log.end('cancelled', reason, labels());
       return finish('cancelled', null, reason);
     }
     await log.error(err).catch(() => undefined);

@@ -7,6 +7,7 @@ import type { LlmCallInfo } from './llm-call.js';
 import type { PlanOutcome } from './outcome.js';
 import type { Perception } from './perception.js';
 import type { StrategyName } from './strategy.js';
+import type { DataLabels } from '../memory/memory-summary.js';
 
 /** Cap on the text of a tool_call memory item (name and arguments), in characters. */
 const MAX_CALL_TEXT_CHARS = 500;
@@ -133,21 +134,22 @@ export class RunLog {
     }
   }
 
-  async answer(step: number, answer: string): Promise<void> {
+  /** The answer, with the labels of what it drew on (they reach later questions of the session: DataLabels). */
+  async answer(step: number, answer: string, labels: DataLabels): Promise<void> {
     await this.memory.add({
       type: 'final_answer',
       text: answer,
       final_answer: answer,
       success: true,
       tags: ['final_answer'],
-      metadata: { run_id: this.runId, step },
+      metadata: { run_id: this.runId, step, labels },
     });
     await this.trace.record({ type: 'answer', run_id: this.runId, step, answer });
   }
 
   /** The end of a run that did not answer: a run_metadata item and a gave_up / cancelled trace line. */
-  async end(status: 'gave_up' | 'cancelled', reason: string): Promise<void> {
-    await this.memory.add({ type: 'run_metadata', text: reason, tags: [status], metadata: { run_id: this.runId, event: 'end', status } });
+  async end(status: 'gave_up' | 'cancelled', reason: string, labels: DataLabels): Promise<void> {
+    await this.memory.add({ type: 'run_metadata', text: reason, tags: [status], metadata: { run_id: this.runId, event: 'end', status, labels } });
     await this.trace.record({ type: status, run_id: this.runId, reason });
   }
 

@@ -9,8 +9,10 @@ import type { StrategyName } from './strategy.js';
 
 /** Collaborators and settings of one question. Everything is passed in, so tests hand in fakes. */
 export interface AgentOptions {
-  /** The user's question. */
+  /** The user's question, as typed: the only text that names places the data may go to. */
   query: string;
+  /** Text given with the question (piped to `cortex ask`): the model reads it, but it is labelled untrusted and private. */
+  attached?: string;
   llm: LlmClient;
   /** Configured servers, for perception. */
   servers: ServerSummary[];
@@ -82,6 +84,8 @@ export interface AgentRunResult {
    * text can mislead the model. Null when it read none, or when no data-flow policy watched the calls.
    */
   caution: string | null;
+  /** What the question sent or wrote where after reading outside content or private data ("office.send_mail → alice@example.org"). */
+  sent: string[];
 }
 
 /**

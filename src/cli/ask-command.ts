@@ -32,7 +32,7 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
   process.on('SIGINT', onSigint);
   let runtime: Runtime | undefined;
   try {
-    const question = await questionOf(words, out);
+    const { question, attached } = await questionOf(words, out);
     const { continueLatest, ...runtimeOptions } = options;
     const session = continueLatest ? await latestSession(config, out) : undefined;
     const ask = terminalAsk(out);
@@ -46,7 +46,7 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
       }
       progress.onEvent(event);
     };
-    const result = await runtime.ask(question, { onEvent, signal: cancel.signal });
+    const result = await runtime.ask(question, { onEvent, signal: cancel.signal, ...(attached ? { attached } : {}) });
     progress.done();
     printResult(result, out);
     return result.status === 'answered' ? EXIT.ok : EXIT.gaveUp;
@@ -65,12 +65,13 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
 }
 
 /**
- * The question: the words given, or stdin for `ask -`. Text piped to stdin otherwise is added as the
- * question's context, at most MAX_PIPED_CHARS (the user is told when it was cut). @throws UsageError
+ * The question: the words given, or stdin for `ask -`. Text piped to stdin otherwise comes with the question as
+ * `attached`, at most MAX_PIPED_CHARS (the user is told when it was cut): the model reads it, but it names no place the
+ * data may go (it may be a forwarded mail). @throws UsageError
  */
-export async function questionOf(words: string[], out: Output): Promise<string> {
+export async function questionOf(words: string[], out: Output): Promise<{ question: string; attached?: string }> {
   const fromStdin = words.length === 1 && words[0] === '-';
-  if (!fromStdin && !stdinIsPiped()) return words.join(' ');
+  if (!fromStdin && !stdinIsPiped()) return { question: words.join(' ') };
   if (fromStdin && process.stdin.isTTY) throw new UsageError('`cortex ask -` reads the question from stdin, but stdin is a terminal: pipe the question in');
   const piped = await readStdinText();
   if (piped.cutChars > 0) out.error(`note: only the first ${MAX_PIPED_CHARS} characters of the piped text are used (${piped.cutChars} more were left out)`);
@@ -78,11 +79,11 @@ export async function questionOf(words: string[], out: Output): Promise<string> 
   const text = piped.text.trim();
   if (fromStdin) {
     if (!text) throw new UsageError('`cortex ask -`: stdin was empty, so there is no question');
-    return text;
+    return { question: text };
   }
-  if (!text) return words.join(' ');
+  if (!text) return { question: words.join(' ') };
   out.info(out.dim(`(with ${text.length} characters of piped text)`));
-  return `${words.join(' ')}\n\nText given with the question:\n"""\n${text}\n"""`;
+  return { question: words.join(' '), attached: text };
 }
 
 /** The id of the newest saved session, for `ask -c`; undefined (a new session, said so) when there is none. */
@@ -105,6 +106,7 @@ export function printResult(result: AgentRunResult, out: Output): void {
   else out.error(out.err.red(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`));
   // Shown whatever the flags: it says how far to trust the answer above.
   if (result.caution) out.error(out.err.dim(result.caution));
+  for (const sent of result.sent) out.error(out.err.dim(`sent: ${sent}`));
   out.info(out.err.dim(runSummary(result)));
 }
 

@@ -16,13 +16,15 @@ export interface ResultJson {
   reason: string | null;
   /** Where an answer drawn on web pages, mail or documents came from, and that such text can mislead the model. */
   caution: string | null;
+  /** What was sent or written where after the question read outside content or private data ("office.send_mail → alice@example.org"). */
+  sent: string[];
   error: { code: string; message: string } | null;
 }
 
 /** The `--json` object of a run (what the SSE `result` event and `Accept: application/json` also send). */
 export function resultJson(result: AgentRunResult): ResultJson {
-  const { status, answer, session_id, steps, usage, timings, reason, caution } = result;
-  return { status, answer, session_id, steps, usage, timings, reason, caution, error: null };
+  const { status, answer, session_id, steps, usage, timings, reason, caution, sent } = result;
+  return { status, answer, session_id, steps, usage, timings, reason, caution, sent, error: null };
 }
 
 /** What is known of a run that stopped with an error: its session, tokens and time so far. */
@@ -34,5 +36,5 @@ export interface PartialRun {
 
 /** The `--json` object of a run that stopped with an error instead of a result. */
 export function errorResultJson(error: { code: string; message: string }, run: PartialRun): ResultJson {
-  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, caution: null, error };
+  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, caution: null, sent: [], error };
 }

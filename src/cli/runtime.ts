@@ -18,6 +18,7 @@ import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { Trace } from '../memory/trace.js';
 import { flowPolicyOf } from '../policy/flow-settings.js';
+import { readTrust, trustFileOf } from '../policy/trust-store.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { warmUpParser } from '../sandbox/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
@@ -65,6 +66,8 @@ export interface AskOptions {
    * or by default the Runtime's own session (the REPL's).
    */
   session?: 'new' | { id: string };
+  /** Text given with the question (piped in): the model reads it; it is labelled untrusted and private and names no place. */
+  attached?: string;
   /** A strategy name overriding the Runtime's for this question. */
   strategy?: string;
   /**
@@ -72,6 +75,12 @@ export interface AskOptions {
    * with NOBODY_TO_ASK, unless the Runtime was started with a terminal (`interaction.ask`), which asks there.
    */
   elicit?: Elicit;
+}
+
+/** The question as typed, and the text given with it. */
+interface Question {
+  query: string;
+  attached?: string;
 }
 
 /** How one question's plans reach the servers: the caller, and who is asked before each call. */
@@ -178,7 +187,7 @@ export class Runtime {
    * question; SessionNotFoundError; UsageError for an unknown strategy or a malformed session id; MemoryError
    * for a corrupt session file; the LLM's errors (see runAgent).
    */
-  async ask(query: string, { onEvent, signal, session: where, strategy, elicit }: AskOptions = {}): Promise<AgentRunResult> {
+  async ask(query: string, { onEvent, signal, session: where, strategy, elicit, attached }: AskOptions = {}): Promise<AgentRunResult> {
     const chosen = strategy === undefined ? this.strategy : strategyOf(this.config.profile, strategy);
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
@@ -191,7 +200,7 @@ export class Runtime {
     const approve = elicit ? askingPerson(this.gate, approvalByElicitation(elicit)) : this.gate;
     try {
       session = await load();
-      result = await this.run(query, session, chosen, { caller: routed.caller, approve }, onEvent, signal);
+      result = await this.run({ query, ...(attached ? { attached } : {}) }, session, chosen, { caller: routed.caller, approve }, onEvent, signal);
     } finally {
       routed.done();
       // The session's last write lands before another question may use it.
@@ -220,7 +229,7 @@ export class Runtime {
     };
   }
 
-  private run(query: string, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private run(query: Question, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
     if (!this.lazy) return this.runAgent(query, memory, strategy, calls, onEvent, signal);
     // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
@@ -245,10 +254,11 @@ export class Runtime {
     return this.runAgent(query, memory, strategy, calls, watch, signal);
   }
 
-  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, { caller, approve }: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private async runAgent({ query, attached }: Question, memory: SessionMemory, strategy: StrategyName, { caller, approve }: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     return runAgent({
       query,
+      ...(attached ? { attached } : {}),
       llm: this.llm,
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
@@ -269,7 +279,8 @@ export class Runtime {
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
-      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers),
+      // Read for each question, so `cortex servers trust` and a person's "always" count from the next one.
+      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, await readTrust(trustFileOf(this.config.profileFile))),
       memory,
       trace: new Trace(memory.tracePath),
       onEvent,

@@ -81,9 +81,19 @@ export type ApprovalDecision = { approved: true } | { approved: false; reason: s
  * Why the flow policy wants the user to decide a call (src/policy): `why` in plain words; `yesAllows` says whether
  * `--yes` answers for the user.
  */
-export interface FlowConcern {
+export interface FlowConcern extends CallContext {
   why: string;
   yesAllows: boolean;
+  /** For a tool nothing classes: the entry (`<server>.<tool>`) an "always" trusts from now on, or "never" refuses. */
+  trustKey?: string;
+}
+
+/** What the person is told of a call beside its arguments (src/policy): where it goes, and what the question holds. */
+export interface CallContext {
+  /** Each place the call reaches, in plain words ("alice@example.org", "the file notes.txt"). */
+  destinations: string[];
+  /** What the question has read that the call could carry ("private data (notes.pdf)"). */
+  holds: string[];
 }
 
 /** Asks the person behind one question whether a call may run once: true yes, false no, null when no answer came. */
@@ -93,7 +103,7 @@ export type AskApproval = (question: string, signal: AbortSignal) => Promise<boo
  * Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10); `concern` when the flow policy
  * asks; `askPerson` when the question has someone to ask of its own (the page streaming it) and the session has not.
  */
-export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern; askPerson?: AskApproval }) => Promise<ApprovalDecision>;
+export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern; context?: CallContext; askPerson?: AskApproval }) => Promise<ApprovalDecision>;
 
 /** `mcp.read_resource(uri)` as the approvers see it: the server that answers is chosen by the URI, so it is named "mcp". */
 export const RESOURCE_READER: ToolInfo = {

@@ -12,7 +12,7 @@ import {
   traceFileName,
   type MemoryItem,
 } from './memory-item.js';
-import { summariseMemory, MAX_MEMORY_SUMMARY_CHARS } from './memory-summary.js';
+import { earlierLabels, summariseMemory, MAX_MEMORY_SUMMARY_CHARS, type DataLabels } from './memory-summary.js';
 import { findSessionFile, readSessionFile } from './session-files.js';
 
 /** Items kept per session; past it the oldest go, so a day-long REPL session stays a small file. */
@@ -132,8 +132,13 @@ export class SessionMemory {
   }
 
   /** A bounded text for prompts: earlier questions and answers, and recently successful tools. */
-  summary({ excludeRunId, maxChars = MAX_MEMORY_SUMMARY_CHARS }: { excludeRunId?: string; maxChars?: number } = {}): string {
-    return summariseMemory({ items: this.list, recentSuccesses: this.findRecentSuccesses(), excludeRunId, maxChars });
+  summary({ excludeRunId, maxChars = MAX_MEMORY_SUMMARY_CHARS, withholdUntrusted = false }: { excludeRunId?: string; maxChars?: number; withholdUntrusted?: boolean } = {}): string {
+    return summariseMemory({ items: this.list, recentSuccesses: this.findRecentSuccesses(), excludeRunId, maxChars, withholdUntrusted });
+  }
+
+  /** What the session's earlier runs drew on (outside content, private data): a planner shown them holds it too. */
+  labels({ excludeRunId }: { excludeRunId?: string } = {}): DataLabels {
+    return earlierLabels(this.list, excludeRunId);
   }
 
   private async writeAtomically(): Promise<void> {

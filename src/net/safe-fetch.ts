@@ -45,6 +45,12 @@ export interface SafeFetchOptions {
   timeoutMs?: number;
   maxBodyBytes?: number;
   maxRedirects?: number;
+  /**
+   * Follow redirects within the same site only (host, or its `www.` twin; http to https): a redirect to another site
+   * fails with code redirect_elsewhere naming the address, so a plan that wants it asks for it and the host's data-flow
+   * policy judges that request like any other.
+   */
+  sameSiteRedirectsOnly?: boolean;
   /** Cancels the fetch (it then fails with code cancelled). */
   signal?: AbortSignal;
   /** Request headers replacing the browser-like defaults. */
@@ -85,6 +91,11 @@ export function isTextualMediaType(mediaType: string): boolean {
 /** "10 s" or "250 ms", for messages. */
 export function formatDuration(ms: number): string {
   return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
+}
+
+/** The site a URL belongs to for redirects: its host (with port) without a leading `www.`. */
+function siteOf(url: URL): string {
+  return url.host.replace(/^www\./, '');
 }
 
 /** Parses and checks a URL from the model or a Location header; only absolute http(s) URLs pass. */
@@ -229,7 +240,11 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
         if (redirects >= maxRedirects) {
           throw new WebFetchError('redirect_limit', `too many redirects: ${rawUrl} still redirected after ${maxRedirects} hops (next: ${location})`);
         }
-        url = parseHttpUrl(location, url);
+        const next = parseHttpUrl(location, url);
+        if (options.sameSiteRedirectsOnly && siteOf(next) !== siteOf(url)) {
+          throw new WebFetchError('redirect_elsewhere', `${url.href} redirects to ${next.href}, another site; to follow it, fetch that address`, { url: next.href });
+        }
+        url = next;
         // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.
         if (status === 303 || (method === 'POST' && (status === 301 || status === 302))) {
           method = 'GET';

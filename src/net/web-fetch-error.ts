@@ -8,6 +8,8 @@ export type WebFetchErrorCode =
   | 'dns'
   | 'timeout'
   | 'redirect_limit'
+  /** The page redirects to another site, which the caller must fetch itself (so the host judges that request). */
+  | 'redirect_elsewhere'
   | 'http_status'
   | 'content_type'
   | 'network'

@@ -2,6 +2,7 @@
 import type { ServerSpec } from '../config/load-config.js';
 import { ownServerKind } from '../config/server-env.js';
 import type { ToolInfo } from '../mcp/types.js';
+import { knownTool, type KnownServerKind } from './known-servers.js';
 
 /** What decides whether a tool needs approval (README "Approvals"). */
 export interface ApprovalPolicy {
@@ -13,6 +14,8 @@ export interface ApprovalPolicy {
   allowAll: boolean;
   /** Ids of our own servers (math, documents, websearch): never asked about. */
   ownServers: ReadonlySet<string>;
+  /** Third-party servers known by package: their tools the table classes as reads are never asked about. */
+  knownServers?: ReadonlyMap<string, KnownServerKind>;
 }
 
 /**
@@ -27,6 +30,9 @@ export function needsApproval(tool: ToolInfo, policy: ApprovalPolicy): boolean {
   if (policy.allow.some((e) => matchesEntry(tool, e))) return false;
   if (policy.require.some((e) => matchesEntry(tool, e))) return true;
   if (policy.ownServers.has(tool.server)) return false;
+  const known = policy.knownServers?.get(tool.server);
+  const table = known ? knownTool(known, tool.remoteName) : null;
+  if (table) return table.writes && table.destroys;
   const hints = tool.annotations ?? {};
   return hints.readOnlyHint !== true && hints.destructiveHint !== false;
 }

@@ -1,12 +1,12 @@
 // The flow policy: checked on the host before every call, from what the question has read so far and where the call goes.
-import { describeDestination, destinationsOf, isGiven, type GivenPlaces } from './destinations.js';
+import { describeDestination, destinationsOf, isGiven, type Destination, type GivenPlaces } from './destinations.js';
 import type { ResultLabels, ToolClass } from './tool-class.js';
 
 /** What the policy says about one call. `ask`: only the user may allow it; `yesAllows` says whether `--yes` counts as asking. */
 export type FlowVerdict =
-  | { verdict: 'allow' }
-  | { verdict: 'ask'; yesAllows: boolean; why: string }
-  | { verdict: 'refuse'; why: string };
+  | { verdict: 'allow'; places: Destination[] }
+  | { verdict: 'ask'; yesAllows: boolean; why: string; places: Destination[] }
+  | { verdict: 'refuse'; why: string; places: Destination[] };
 
 export interface FlowCall {
   /** `<server>.<tool>`, for calls that reach a place no argument names (a web search). */
@@ -15,35 +15,56 @@ export interface FlowCall {
   args: Record<string, unknown>;
 }
 
-const ALLOW: FlowVerdict = { verdict: 'allow' };
+/** What the question has read, as the policy weighs it. */
+export interface FlowState {
+  seen: ResultLabels;
+  /** Web addresses that appeared in what the question read, as their fetch would request them. */
+  links: ReadonlySet<string>;
+  /** Links followed so far after private data was read (each choice of link can say something). */
+  linksFollowedAfterPrivate: number;
+}
 
 /**
- * Decides one call, the planner being possibly fooled (DESIGN §3.11; Meta's "Rule of Two", FIDES):
- * - a read is always allowed;
- * - egress after private data was read, to a place the user did not name (question or `policy.destinations`), is
- *   refused: the host cannot see what the code put into the arguments, so any egress may carry that data;
- * - a write or egress after untrusted content was read, to a place the user did not name, needs the user
- *   (`--yes` does not count: the place came from text the tools read, not from the user);
- * - a write or egress after both untrusted content and private data were read needs the user (`--yes` counts);
- * - anything else is allowed (then the approval gate's own rules apply).
- * A read-only egress (reading a web page) after untrusted content alone is allowed: it carries nothing private.
- * `seen` is what the question's results were labelled so far, every step included.
+ * Links from what was read that one question may follow without asking once it has read private data: a fooled plan
+ * could pick among an attacker's many links to spell out a secret, so the number of picks is bounded.
  */
-export function decideFlow(call: FlowCall, seen: ResultLabels, given: GivenPlaces): FlowVerdict {
-  const { kind, writes } = call.toolClass;
-  if (kind === 'read') return ALLOW;
-  const places = destinationsOf(call.args, { paths: writes });
+export const MAX_LINKS_FOLLOWED_AFTER_PRIVATE = 3;
+
+/** Every place the call reaches: those its arguments name, the service its tool always reaches, or else the tool itself. */
+export function placesOf(call: FlowCall): Destination[] {
+  const places = destinationsOf(call.args, { paths: call.toolClass.writes });
+  if (call.toolClass.reaches) places.push({ kind: 'host', value: call.toolClass.reaches });
   // A call whose arguments name no place reaches the tool's own service (a search engine, a memory store).
-  const notGiven = places.length === 0 ? (given.allowList.includes(call.toolId) ? [] : [call.toolId]) : places.filter((p) => !isGiven(p, given)).map(describeDestination);
-  const where = notGiven.join(', ');
-  if (kind === 'egress' && seen.private && notGiven.length > 0) {
-    return { verdict: 'refuse', why: `this question has read private data, and the call would send to ${where}, which the user did not name` };
+  return places.length > 0 ? places : [{ kind: 'other', value: call.toolId }];
+}
+
+/**
+ * Decides one call, the planner being possibly fooled (DESIGN §3.11; Meta's "Rule of Two", FIDES, CaMeL):
+ * - a read is always allowed;
+ * - a place the user named (typed question, `policy.destinations`) may receive what the question read (CaMeL's rule);
+ * - a link that appeared word for word in what the question read may be fetched, as a person clicking it would (not
+ *   sent to: a call that writes gets no such pass; after private data, at most MAX_LINKS_FOLLOWED_AFTER_PRIVATE);
+ * - egress to any other place after private data was read is refused: the host cannot see what the code put into
+ *   the arguments, so any egress may carry that data;
+ * - a write (or sending egress) to any other place after untrusted content was read needs the user, and `--yes` does
+ *   not count: the place came from text the tools read, not from the user;
+ * - anything else is allowed (then the approval gate's own rules apply).
+ */
+export function decideFlow(call: FlowCall, state: FlowState, given: GivenPlaces): FlowVerdict {
+  const { kind, writes } = call.toolClass;
+  const places = placesOf(call);
+  if (kind === 'read') return { verdict: 'allow', places };
+  const named = (p: Destination) => isGiven(p, given) || (p.kind === 'other' && p.value === call.toolId && given.allowList.includes(call.toolId));
+  const linkLeft = !state.seen.private || state.linksFollowedAfterPrivate < MAX_LINKS_FOLLOWED_AFTER_PRIVATE;
+  const clicked = (p: Destination) => !writes && linkLeft && p.url !== undefined && state.links.has(p.url);
+  const notGiven = places.filter((p) => !named(p) && !clicked(p));
+  if (notGiven.length === 0) return { verdict: 'allow', places };
+  const where = notGiven.map(describeDestination).join(', ');
+  if (kind === 'egress' && state.seen.private) {
+    return { verdict: 'refuse', places, why: `this question has read private data, and the call would send to ${where}, which the user did not name` };
   }
-  if (seen.untrusted && notGiven.length > 0 && writes) {
-    return { verdict: 'ask', yesAllows: false, why: `after reading outside content, it would act on ${where}, which the user did not name` };
+  if (state.seen.untrusted && writes) {
+    return { verdict: 'ask', yesAllows: false, places, why: `after reading outside content, it would act on ${where}, which the user did not name` };
   }
-  if (seen.untrusted && seen.private) {
-    return { verdict: 'ask', yesAllows: true, why: 'it would act after this question read both outside content and private data' };
-  }
-  return ALLOW;
+  return { verdict: 'allow', places };
 }

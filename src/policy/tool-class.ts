@@ -1,6 +1,7 @@
-// What a tool is to the flow policy: read / write / egress (from its MCP annotations, or the profile), and what its results are.
+// What a tool is to the flow policy: read / write / egress (the profile, our table, known servers, annotations), and what its results are.
 import type { OwnServerKind } from '../config/server-env.js';
 import { matchesEntry } from './approval-policy.js';
+import { knownTool, type KnownServerKind } from './known-servers.js';
 import type { ToolInfo } from '../mcp/types.js';
 
 /** read: changes nothing and talks to nobody; write: changes the user's data or world; egress: its arguments leave the machine. */
@@ -17,6 +18,10 @@ export interface ToolClass {
   /** True when the call may change something (not read-only); an egress tool may also write (send_mail). */
   writes: boolean;
   returns: ResultLabels;
+  /** A service every call reaches whatever its arguments name (GitHub's API). */
+  reaches?: string;
+  /** Nothing told the host what the tool does (no annotation, no table entry, no override): treated as egress. */
+  unclassified?: boolean;
 }
 
 /** A profile override (`policy.tools`), keyed like approvals entries: `<server>.<tool>`, `<server>.*` or a bare tool name. */
@@ -39,26 +44,53 @@ const OWN_RESULTS: Record<OwnServerKind, Record<string, ResultLabels>> = {
   history: { search_past_sessions: DOCUMENTS },
 };
 
+/** How the host knows the servers: which are ours, which it knows by package, and which the user trusts. */
+export interface ServerKnowledge {
+  ownServers: ReadonlyMap<string, OwnServerKind>;
+  /** Third-party servers the host knows by package (known-servers.ts), by id. */
+  knownServers?: ReadonlyMap<string, KnownServerKind>;
+  overrides: Readonly<Record<string, ToolClassOverride>>;
+  /** Tools whose results the user declared trusted (`cortex servers trust`), as approvals entries. */
+  trusted?: readonly string[];
+}
+
 /**
- * Classes a tool. The profile's override wins; otherwise the MCP annotations with the spec's defaults (readOnlyHint
- * false, openWorldHint true): open-world tools are egress, other non-read-only tools write, the rest read. Results of
- * our own servers are labelled from a table; anyone else's are private, and untrusted unless the tool declares
- * `openWorldHint: false` (a tool that says nothing counts as open-world, as the spec says).
+ * Classes a tool. What a call does (read, write, egress) comes from, in order: the profile's override, our own
+ * servers' annotations, the table of known servers, the tool's MCP annotations with the spec's defaults (open-world
+ * tools are egress, other non-read-only tools write, the rest read); a tool that declares no hint at all is
+ * `unclassified` and treated as egress. What its results are never comes from annotations: a third-party tool's
+ * results are untrusted unless the user declared the tool trusted, and private unless the table says otherwise.
  */
-export function classifyTool(tool: ToolInfo, { ownServers, overrides }: { ownServers: ReadonlyMap<string, OwnServerKind>; overrides: Readonly<Record<string, ToolClassOverride>> }): ToolClass {
+export function classifyTool(tool: ToolInfo, { ownServers, knownServers, overrides, trusted = [] }: ServerKnowledge): ToolClass {
   const hints = tool.annotations ?? {};
-  const writes = hints.readOnlyHint !== true;
-  const openWorld = hints.openWorldHint !== false;
   const own = ownServers.get(tool.server);
-  // Anyone else's results are the user's (private); untrusted too unless the tool says it stays in a closed world.
-  const returns = own ? (OWN_RESULTS[own][tool.remoteName] ?? NOTHING) : { untrusted: openWorld, private: true };
-  const found: ToolClass = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, returns: { ...returns } };
+  const known = own ? null : knownServers?.get(tool.server);
+  const table = known ? knownTool(known, tool.remoteName) : null;
+  const declared = hints.readOnlyHint !== undefined || hints.openWorldHint !== undefined || hints.destructiveHint !== undefined;
+  const isTrusted = trusted.some((entry) => matchesEntry(tool, entry));
+  let found: ToolClass;
+  if (own) {
+    const openWorld = hints.openWorldHint !== false;
+    const writes = hints.readOnlyHint !== true;
+    found = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, returns: { ...(OWN_RESULTS[own][tool.remoteName] ?? NOTHING) } };
+  } else if (table) {
+    found = { kind: table.kind, writes: table.writes, returns: { untrusted: !isTrusted, private: table.private }, ...(table.reaches ? { reaches: table.reaches } : {}) };
+  } else if (declared || isTrusted) {
+    const openWorld = hints.openWorldHint !== false && !(isTrusted && !declared);
+    const writes = declared ? hints.readOnlyHint !== true : false;
+    found = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, returns: { untrusted: !isTrusted, private: true } };
+  } else {
+    // Nothing says what it does: it may send its arguments anywhere (DESIGN §3.11: what the host cannot class is egress).
+    found = { kind: 'egress', writes: true, returns: { untrusted: true, private: true }, unclassified: true };
+  }
   const override = Object.entries(overrides).find(([entry]) => matchesEntry(tool, entry))?.[1];
   if (!override) return found;
   const kind = override.class ?? found.kind;
+  const { unclassified: _unclassified, ...rest } = found;
   return {
+    ...rest,
     kind,
-    writes: override.class === undefined ? writes : kind === 'write' || (kind === 'egress' && writes),
+    writes: override.class === undefined ? found.writes : kind === 'write' || (kind === 'egress' && found.writes),
     returns: override.returns ? { untrusted: override.returns.includes('untrusted'), private: override.returns.includes('private') } : found.returns,
   };
 }

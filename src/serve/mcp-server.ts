@@ -18,6 +18,7 @@ const outputSchema = {
   session_id: z.string().describe('Pass it back as session_id to ask a follow-up in the same session'),
   steps: z.array(z.looseObject({ step: z.number(), outcome: z.string() })).describe('Each attempt: servers, code, tool calls, outcome'),
   caution: z.string().nullable().describe('When the answer drew on web pages, mail or documents: where from, and that such text can mislead the model'),
+  sent: z.array(z.string()).describe('What the question sent or wrote where after reading outside content or private data'),
 };
 
 function errorResult(message: string): CallToolResult {
@@ -68,10 +69,11 @@ export function buildCortexMcpServer({ runtime, maxConcurrent }: { runtime: Runt
           },
         });
         const said = result.status === 'answered' ? (result.answer ?? '') : `${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`;
-        const text = result.caution ? `${said}\n\n(${result.caution})` : said;
+        const notes = [...(result.caution ? [result.caution] : []), ...result.sent.map((s) => `Sent: ${s}`)];
+        const text = notes.length > 0 ? `${said}\n\n(${notes.join('\n')})` : said;
         return {
           content: [{ type: 'text', text }],
-          structuredContent: { status: result.status, answer: result.answer, session_id: result.session_id, steps: result.steps, caution: result.caution },
+          structuredContent: { status: result.status, answer: result.answer, session_id: result.session_id, steps: result.steps, caution: result.caution, sent: result.sent },
           ...(result.status === 'answered' ? {} : { isError: true }),
         };
       } catch (err) {

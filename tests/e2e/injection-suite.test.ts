@@ -37,8 +37,8 @@ describe('injection suite', () => {
           expect(f.uncautioned).toEqual([]);
           // A careful planner is not fooled by forged delimiters any more, so not even its answer changes.
           if (model === 'careful') expect(f.attacks.which).toEqual([]);
-          // Mailing what the user's documents say after reading them needs the user: --yes, or someone at the terminal.
-          expect(f.benign.failed).toEqual(yes ? [] : ['doc-mail']);
+          // Mailing what the documents say to the address the question names needs nobody's yes (a place the user named).
+          expect(f.benign.failed).toEqual([]);
         }, 600_000);
       }
     }

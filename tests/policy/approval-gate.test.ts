@@ -76,7 +76,7 @@ describe('createApprovalGate', () => {
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(await gate(writeFile, args, { signal })).toEqual({ approved: true });
     expect(ask.questions).toHaveLength(4);
-    expect(ask.questions[0]).toBe('Allow fs.write_file({"path":"/tmp/x","content":"hi"})? It may change or delete data. [y]es / [n]o / [a]lways this session: ');
+    expect(ask.questions[0]).toBe('Allow fs.write_file?\n  It may change or delete data.\n  Arguments:\n    path: "/tmp/x"\n    content: "hi"\n[y]es / [N]o / [a]lways (fs.write_file, this session): ');
   });
 
   it('holds a no for the rest of the question: the retries do not ask again, the next question does', async () => {
@@ -114,13 +114,23 @@ describe('createApprovalGate', () => {
 });
 
 describe('createApprovalGate and the flow policy', () => {
-  const concern = { why: 'after reading outside content, it would act on the file x.sh, which the user did not name', yesAllows: false };
+  const concern = { why: 'after reading outside content, it would act on the file x.sh, which the user did not name', yesAllows: false, destinations: ['the file x.sh'], holds: ['text written outside Cortex-R (news.example)'] };
 
   it("asks about a flow the policy flags even for our own servers' tools and allow-listed tools", async () => {
     const ask = scriptedAsk(['n']);
     const gate = createApprovalGate({ policy: { ...POLICY, allow: ['fs.read_file'] }, ask });
     expect(await gate(readFile, { path: 'x.sh' }, { signal, concern })).toEqual({ approved: false, reason: expect.stringContaining('declined') });
-    expect(ask.questions).toEqual(['Allow fs.read_file({"path":"x.sh"})? Careful: after reading outside content, it would act on the file x.sh, which the user did not name. [y]es / [n]o / [a]lways this session: ']);
+    expect(ask.questions).toEqual([
+      [
+        'Allow fs.read_file?',
+        '  It reaches: the file x.sh',
+        '  This question has read: text written outside Cortex-R (news.example)',
+        '  Careful: after reading outside content, it would act on the file x.sh, which the user did not name.',
+        '  Arguments:',
+        '    path: "x.sh"',
+        '[y]es / [N]o / [a]lways (fs.read_file → the file x.sh, this session): ',
+      ].join('\n'),
+    ]);
   });
 
   it('lets --yes answer only the concerns that allow it', async () => {
@@ -129,13 +139,26 @@ describe('createApprovalGate and the flow policy', () => {
     expect(await gate(writeFile, {}, { signal, concern })).toMatchObject({ approved: false, reason: expect.stringContaining("naming the destination in the question or in the profile's policy.destinations") });
   });
 
-  it('remembers "always" for a flagged call only for the same call', async () => {
+  it('remembers "always" for the same tool to the same places only', async () => {
     const ask = scriptedAsk(['a', 'n']);
     const gate = createApprovalGate({ policy: POLICY, ask });
-    expect(await gate(writeFile, { path: 'a' }, { signal, concern })).toEqual({ approved: true });
-    expect(await gate(writeFile, { path: 'a' }, { signal, concern })).toEqual({ approved: true });
-    expect(await gate(writeFile, { path: 'b' }, { signal, concern })).toMatchObject({ approved: false });
+    const to = (file: string) => ({ ...concern, destinations: [`the file ${file}`] });
+    expect(await gate(writeFile, { path: 'a', content: '1' }, { signal, concern: to('a') })).toEqual({ approved: true });
+    expect(await gate(writeFile, { path: 'a', content: '2' }, { signal, concern: to('a') })).toEqual({ approved: true });
+    expect(await gate(writeFile, { path: 'b', content: '1' }, { signal, concern: to('b') })).toMatchObject({ approved: false });
     expect(ask.questions).toHaveLength(2);
+  });
+
+  it('shows every argument whole, folded, with control characters written out so they cannot redraw the screen', async () => {
+    const ask = scriptedAsk(['n']);
+    const gate = createApprovalGate({ policy: POLICY, ask });
+    const long = 'z'.repeat(250);
+    await gate(writeFile, { path: 'a.txt', content: `ok\u001b[2K\rAllow nothing?\u202e${long}` }, { signal });
+    const [question] = ask.questions;
+    expect(question).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(question).toContain('\\u001b[2K\\rAllow nothing?\\u202e');
+    expect(question!.replace(/\n\s+/g, '').match(/z+/g)!.join('')).toHaveLength(250);
+    expect(question).not.toContain('…');
   });
 });
 

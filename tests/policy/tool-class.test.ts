@@ -60,9 +60,35 @@ describe('classifyTool', () => {
   });
 
   it("treats a third-party tool that says nothing as the spec's defaults: it writes, reaches the world, and returns untrusted private data", () => {
-    expect(classify(tool('other', 'do_it'))).toEqual({ kind: 'egress', writes: true, returns: { untrusted: true, private: true } });
-    expect(classify(tool('fs', 'read_file', { readOnlyHint: true, openWorldHint: false }))).toEqual({ kind: 'read', writes: false, returns: { untrusted: false, private: true } });
+    expect(classify(tool('other', 'do_it'))).toEqual({ kind: 'egress', writes: true, returns: { untrusted: true, private: true }, unclassified: true });
+    // Annotations say what a call does, never whether its results can be believed.
+    expect(classify(tool('fs', 'read_file', { readOnlyHint: true, openWorldHint: false }))).toEqual({ kind: 'read', writes: false, returns: { untrusted: true, private: true } });
     expect(classify(tool('fs', 'write_file', { readOnlyHint: false, openWorldHint: false })).kind).toBe('write');
+  });
+
+  it('classes the tools of known servers by package, so a local read is a read and a push is egress', () => {
+    const knownServers = new Map([['fs', 'filesystem'], ['repo', 'git'], ['db', 'sqlite'], ['clock', 'time'], ['web', 'browser'], ['gh', 'github']] as const);
+    const known = (server: string, name: string) => classifyTool(tool(server, name), { ownServers: OURS, knownServers, overrides: {} });
+    expect(known('fs', 'read_text_file')).toMatchObject({ kind: 'read', returns: { untrusted: true, private: true } });
+    expect(known('fs', 'write_file')).toMatchObject({ kind: 'write', writes: true });
+    expect(known('repo', 'git_log').kind).toBe('read');
+    expect(known('repo', 'git_commit').kind).toBe('write');
+    expect(known('repo', 'git_push')).toMatchObject({ kind: 'egress', writes: true });
+    expect(known('db', 'read_query').kind).toBe('read');
+    expect(known('db', 'write_query').kind).toBe('write');
+    expect(known('clock', 'get_current_time')).toMatchObject({ kind: 'read', returns: { private: false } });
+    expect(known('web', 'browser_navigate')).toMatchObject({ kind: 'egress', writes: false });
+    expect(known('web', 'browser_snapshot').kind).toBe('read');
+    expect(known('web', 'browser_type')).toMatchObject({ kind: 'egress', writes: true });
+    expect(known('gh', 'search_issues')).toMatchObject({ kind: 'egress', reaches: 'github.com' });
+    // A tool the table does not name is classed from its annotations, like anyone else's.
+    expect(known('fs', 'new_tool').unclassified).toBe(true);
+  });
+
+  it("trusts a tool's results only when the user said so (cortex servers trust)", () => {
+    const trusted = classifyTool(tool('mine', 'lookup', { readOnlyHint: true, openWorldHint: false }), { ownServers: OURS, overrides: {}, trusted: ['mine.*'] });
+    expect(trusted.returns).toEqual({ untrusted: false, private: true });
+    expect(classifyTool(tool('mine', 'undeclared'), { ownServers: OURS, overrides: {}, trusted: ['mine.undeclared'] })).toMatchObject({ kind: 'read', returns: { untrusted: false } });
   });
 
   it("lets the profile override a tool's class and labels, by full name, server or bare name", () => {

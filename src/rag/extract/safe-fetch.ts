@@ -82,6 +82,7 @@ export function createSafeFetch({
         timeoutMs,
         maxBodyBytes: cap,
         maxRedirects,
+        sameSiteRedirectsOnly: true,
         headers: REQUEST_HEADERS,
         // The extractor decides by content type and magic bytes what it can read (PDFs included).
         acceptMediaType: () => true,

@@ -81,6 +81,7 @@ export function createTurn(question, { running = true } = {}) {
       }
       // Where an answer drawn on web pages, mail or documents came from (plain text, never markdown).
       if (result.caution) answer.append(el('p', 'caution', result.caution));
+      for (const sent of result.sent ?? []) answer.append(el('p', 'caution', `Sent: ${sent}`));
     },
     /** Shows a failure (a Failure from api.js, an `error` event, or a stop) under a plain-words heading. */
     fail(heading, detail = '') {
