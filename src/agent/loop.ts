@@ -73,8 +73,11 @@ function withAttached(query: string, attached: string | undefined): string {
 /** The labels a question starts with: what the session's earlier answers drew on, and text given with the question. */
 function givenLabels(earlier: DataLabels, attached: string | undefined): Provenance[] {
   const given: Provenance[] = [];
-  if (earlier.untrusted || earlier.private) {
-    given.push({ server: 'session', tool: 'earlier answers', untrusted: earlier.untrusted, private: earlier.private, places: earlier.sources.length > 0 ? earlier.sources : ['earlier answers in this session'] });
+  // Labelled by the servers the earlier answers drew on, so a later write to one of them is judged as if read there.
+  const places = earlier.sources.length > 0 ? earlier.sources : ['earlier answers in this session'];
+  if (earlier.private) given.push({ server: 'session', tool: 'earlier answers', untrusted: false, private: true, places });
+  for (const server of earlier.untrusted ? (earlier.servers?.length ? earlier.servers : ['session']) : []) {
+    given.push({ server, tool: 'earlier answers', untrusted: true, private: earlier.private, places });
   }
   // Piped text may be a forwarded mail or a downloaded page: anyone could have written it, and it is the user's.
   if (attached) given.push({ server: 'you', tool: 'piped text', untrusted: true, private: true, places: ['the text given with the question'] });
@@ -127,7 +130,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const labels = (): DataLabels => {
     if (!(guarded instanceof FlowGuard)) return { untrusted: false, private: false, sources: [] };
     const seen = guarded.seen();
-    return { ...seen, sources: [...new Set(guarded.provenance.filter((p) => p.untrusted || p.private).flatMap((p) => p.places))].slice(0, 10) };
+    const labelled = guarded.provenance.filter((p) => p.untrusted || p.private);
+    return { ...seen, sources: [...new Set(labelled.flatMap((p) => p.places))].slice(0, 10), servers: [...new Set(guarded.provenance.filter((p) => p.untrusted).map((p) => p.server))].slice(0, 10) };
   };
   const steps: AgentStepRecord[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };

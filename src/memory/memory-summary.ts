@@ -15,6 +15,8 @@ export interface DataLabels {
   private: boolean;
   /** Where from, in a person's words (pages, files, mails). */
   sources: string[];
+  /** Servers whose untrusted content it drew on. */
+  servers?: string[];
 }
 
 /** Sources kept with one answer. */
@@ -25,12 +27,13 @@ export function labelsOf(item: MemoryItem): DataLabels | null {
   const l = item.metadata.labels as Partial<DataLabels> | undefined;
   if (!l || typeof l !== 'object') return null;
   const sources = Array.isArray(l.sources) ? l.sources.filter((s): s is string => typeof s === 'string').slice(0, MAX_LABEL_SOURCES) : [];
-  return { untrusted: l.untrusted === true, private: l.private === true, sources };
+  const servers = Array.isArray(l.servers) ? l.servers.filter((s): s is string => typeof s === 'string').slice(0, MAX_LABEL_SOURCES) : [];
+  return { untrusted: l.untrusted === true, private: l.private === true, sources, servers };
 }
 
 /** What the session's earlier runs (all but `excludeRunId`) drew on, together: what a later planner reading them holds. */
 export function earlierLabels(items: readonly MemoryItem[], excludeRunId?: string): DataLabels {
-  const all: DataLabels = { untrusted: false, private: false, sources: [] };
+  const all: DataLabels = { untrusted: false, private: false, sources: [], servers: [] };
   for (const item of items) {
     if (item.metadata.run_id === excludeRunId) continue;
     const labels = labelsOf(item);
@@ -38,6 +41,7 @@ export function earlierLabels(items: readonly MemoryItem[], excludeRunId?: strin
     all.untrusted ||= labels.untrusted;
     all.private ||= labels.private;
     for (const s of labels.sources) if (all.sources.length < MAX_LABEL_SOURCES && !all.sources.includes(s)) all.sources.push(s);
+    for (const s of labels.servers ?? []) if (!all.servers!.includes(s)) all.servers!.push(s);
   }
   return all;
 }

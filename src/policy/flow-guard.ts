@@ -64,6 +64,8 @@ export class FlowGuard implements ToolCaller {
   readonly sent: Sent[] = [];
   private readonly seenSoFar: ResultLabels = { untrusted: false, private: false };
   private readonly links = new Set<string>();
+  /** Servers (and `session`, `you` for what the question was given) whose untrusted content was read. */
+  private readonly untrustedFrom = new Set<string>();
   private linksFollowedAfterPrivate = 0;
   private readonly given: GivenPlaces;
   /** Classes of the tools asked about, by `<server>.<tool>`, for labelling their results. */
@@ -117,9 +119,10 @@ export class FlowGuard implements ToolCaller {
     const toolId = `${tool.server}.${tool.remoteName}`;
     this.classes.set(toolId, toolClass);
     if (this.policy.never?.some((entry) => matchesEntry(tool, entry))) return { approved: false, reason: `the user said never to run ${toolId}. ${DO_NOT_RETRY}` };
-    const state: FlowState = { seen: this.seen(), links: this.links, linksFollowedAfterPrivate: this.linksFollowedAfterPrivate };
-    const verdict = decideFlow({ toolId, toolClass, args }, state, this.given);
-    const context = { destinations: verdict.places.map(describeDestination), holds: this.holds() };
+    const state: FlowState = { seen: this.seen(), links: this.links, linksFollowedAfterPrivate: this.linksFollowedAfterPrivate, untrustedFrom: this.untrustedFrom };
+    const verdict = decideFlow({ server: tool.server, toolId, toolClass, args }, state, this.given);
+    // The tool's own store (a place no argument names) goes without saying in the question.
+    const context = { destinations: verdict.places.filter((p) => p.kind !== 'other' || p.value !== toolId).map(describeDestination), holds: this.holds() };
     if (verdict.verdict === 'allow') {
       const decision = this.gate ? await this.gate(tool, args, { ...options, context }) : ({ approved: true } as const);
       if (decision.approved) this.record(toolId, toolClass, verdict.places);
@@ -176,6 +179,7 @@ export class FlowGuard implements ToolCaller {
   private label(server: string, tool: string, labels: ResultLabels, places: string[]): void {
     if (this.provenance.length < MAX_PROVENANCE) this.provenance.push({ server, tool, untrusted: labels.untrusted, private: labels.private, places });
     this.seenSoFar.untrusted ||= labels.untrusted;
+    if (labels.untrusted) this.untrustedFrom.add(server);
     this.seenSoFar.private ||= labels.private;
   }
 }

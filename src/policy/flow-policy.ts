@@ -9,6 +9,7 @@ export type FlowVerdict =
   | { verdict: 'refuse'; why: string; places: Destination[] };
 
 export interface FlowCall {
+  server: string;
   /** `<server>.<tool>`, for calls that reach a place no argument names (a web search). */
   toolId: string;
   toolClass: ToolClass;
@@ -22,6 +23,8 @@ export interface FlowState {
   links: ReadonlySet<string>;
   /** Links followed so far after private data was read (each choice of link can say something). */
   linksFollowedAfterPrivate: number;
+  /** Servers whose untrusted content the question read. */
+  untrustedFrom: ReadonlySet<string>;
 }
 
 /**
@@ -47,7 +50,9 @@ export function placesOf(call: FlowCall): Destination[] {
  * - egress to any other place after private data was read is refused: the host cannot see what the code put into
  *   the arguments, so any egress may carry that data;
  * - a write (or sending egress) to any other place after untrusted content was read needs the user, and `--yes` does
- *   not count: the place came from text the tools read, not from the user;
+ *   not count: the place came from text the tools read, not from the user. A write that names no place (its tool's
+ *   own store: a database, a memory graph) after reading untrusted content from that same server alone is allowed:
+ *   nothing flows between sources (the approval gate still asks before a destructive one);
  * - anything else is allowed (then the approval gate's own rules apply).
  */
 export function decideFlow(call: FlowCall, state: FlowState, given: GivenPlaces): FlowVerdict {
@@ -63,8 +68,10 @@ export function decideFlow(call: FlowCall, state: FlowState, given: GivenPlaces)
   if (kind === 'egress' && state.seen.private) {
     return { verdict: 'refuse', places, why: `this question has read private data, and the call would send to ${where}, which the user did not name` };
   }
-  if (state.seen.untrusted && writes) {
-    return { verdict: 'ask', yesAllows: false, places, why: `after reading outside content, it would act on ${where}, which the user did not name` };
+  const ownStore = notGiven.every((p) => p.kind === 'other' && p.value === call.toolId);
+  if (state.seen.untrusted && writes && !(ownStore && [...state.untrustedFrom].every((s) => s === call.server))) {
+    const what = ownStore ? `change what ${call.server} keeps` : `act on ${where}, which the user did not name`;
+    return { verdict: 'ask', yesAllows: false, places, why: `after reading outside content, it would ${what}` };
   }
   return { verdict: 'allow', places };
 }

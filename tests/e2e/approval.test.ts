@@ -10,7 +10,8 @@ import { startFakeOllamaServer, ollamaChatReply, type FakeLlmServer } from '../h
 import { fenced, isPerception, ollamaEnv, tempProject } from './ask-harness.js';
 
 const MEMORY_ENTRY = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
-const QUESTION = /Allow memory\.delete_entities\(\{"entityNames":\["Alice"\]\}\)\? It may change or delete data\. \[y\]es \/ \[n\]o \/ \[a\]lways this session: /g;
+/** The question, with the argument shown whole on its own line, and the choices (no is the default). */
+const QUESTION = /Allow memory\.delete_entities\?[^]*? {4}entityNames: \["Alice"\]\r?\n\[y\]es \/ \[N\]o \/ \[a\]lways \(memory\.delete_entities, this session\): /g;
 
 /** Creates Alice (additive: never asked), deletes her (destructive: asked), and reports who is left. */
 const PLAN = fenced(`async function solve() {
@@ -38,7 +39,7 @@ function askOnTerminal(profile: string, env: NodeJS.ProcessEnv, answer: string):
   let answered = false;
   child.stdout.on('data', (d: Buffer) => {
     screen += d.toString();
-    if (!answered && screen.includes('[a]lways this session:')) {
+    if (!answered && screen.includes('this session): ')) {
       answered = true;
       child.stdin.write(`${answer}\r`);
     }

@@ -10,7 +10,8 @@ export const BOOKING_SERVER = `  - id: booking\n    command: ${process.execPath}
 
 /**
  * Perception picks the booking server; a plan calls cancel_booking for "Cancel…", confirm_payment for "Pay the bill",
- * else book_table, and answers with the tool's result or the error it met.
+ * todays_specials for "…specials…" (answering with a markdown link the server's text chose), else book_table, and
+ * answers with the tool's result or the error it met.
  */
 export function startBookingLlm(): Promise<FakeLlmServer> {
   return startFakeOllamaServer({
@@ -20,6 +21,10 @@ export function startBookingLlm(): Promise<FakeLlmServer> {
       // The question being answered (the memory section holds the session's earlier ones).
       const body = JSON.stringify(req.body);
       const task = body.slice(body.lastIndexOf('## The task'));
+      if (task.includes('specials')) {
+        // The restaurant's text decides where the link in the answer points.
+        return ollamaChatReply(fenced('async function solve() { const s = await tools.todays_specials({}); return "FINAL_ANSWER: " + s.split(": ")[0] + ". See [the menu](" + s.split(": ")[1] + ")"; }'));
+      }
       const tool = task.includes('Cancel') ? 'cancel_booking' : task.includes('Pay the bill') ? 'confirm_payment' : 'book_table';
       return ollamaChatReply(fenced(`async function solve() { try { return "FINAL_ANSWER: " + await tools.${tool}({}); } catch (e) { return "FINAL_ANSWER: not done: " + e.message; } }`));
     },

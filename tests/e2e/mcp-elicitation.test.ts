@@ -62,7 +62,7 @@ describe('cortex mcp asking its client (elicitation)', () => {
       return { action: allow ? 'accept' : 'decline' };
     });
     expect(await answerOf(c, 'Cancel my booking')).toBe('booking cancelled');
-    expect(asked).toEqual(['Cortex-R asks before running a tool: Allow booking.cancel_booking({})? It may change or delete data.']);
+    expect(asked).toEqual(['Cortex-R asks before running a tool: Allow booking.cancel_booking?\n  It may change or delete data.\n  Arguments: none']);
     allow = false;
     expect(await answerOf(c, 'Cancel my booking again')).toMatch(/^not done: .*the user declined it/);
     expect(asked).toHaveLength(2);

@@ -38,7 +38,7 @@ describe('cortex mcp (the SDK client over stdio, real servers and sandbox)', () 
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['ask']);
     expect(Object.keys(tools[0]!.inputSchema.properties ?? {}).sort()).toEqual(['question', 'session_id']);
-    expect(Object.keys(tools[0]!.outputSchema?.properties ?? {}).sort()).toEqual(['answer', 'caution', 'session_id', 'status', 'steps']);
+    expect(Object.keys(tools[0]!.outputSchema?.properties ?? {}).sort()).toEqual(['answer', 'caution', 'sent', 'session_id', 'status', 'steps']);
   });
 
   it('answers a two-step question with text and structured content, sending progress for each agent event', async () => {

@@ -106,7 +106,9 @@ describe('a server asking the person during a question under cortex serve (elici
     const form = turn().locator('form.elicitation');
     await form.waitFor();
     expect(await form.locator('.asker').textContent()).toBe('Cortex-R asks before running a tool:');
-    expect(await form.locator('.message').textContent()).toBe('Allow booking.cancel_booking({})? It may change or delete data.');
+    // The question names the tool, what this page session has read (the earlier bookings), and the arguments whole.
+    const message = await form.locator('.message').textContent();
+    expect(message).toMatch(/^Allow booking\.cancel_booking\?\n {2}This question has read: private data \(earlier answers in this session\); text written outside Cortex-R \(earlier answers in this session\)\n {2}It may change or delete data\.\n {2}Arguments: none$/);
     await form.locator('button.accept', { hasText: 'Allow' }).click();
     await turn().locator('.answer .markdown', { hasText: 'booking cancelled' }).waitFor();
 
@@ -117,6 +119,21 @@ describe('a server asking the person during a question under cortex serve (elici
     await turn().locator('.answer .markdown', { hasText: 'not done' }).waitFor();
     expect(await turn().locator('.answer .markdown').textContent()).toContain('the user declined it');
     expect(errors).toEqual([]);
+  });
+
+  it('shows the full address of a link in an answer drawn on outside content, and opens it only through a second click', async () => {
+    const tabs = browser.pages().length;
+    await page.fill('#question', "What are today's specials?");
+    await page.press('#question', 'Enter');
+    const link = turn().locator('.answer .markdown a', { hasText: 'the menu' });
+    await link.waitFor();
+    expect(await link.textContent()).toBe('the menu (https://menu.example/today)');
+    expect(await turn().locator('.answer .caution').first().textContent()).toContain('what booking returned');
+    await link.click();
+    const check = turn().locator('.link-check');
+    expect(await check.textContent()).toBe('From text written outside Cortex-R: open https://menu.example/today');
+    expect(browser.pages().length).toBe(tabs);
+    expect(await check.locator('a').getAttribute('href')).toBe('https://menu.example/today');
   });
 
   it('refuses such a tool for a plain JSON question, which has nobody to ask', async () => {

@@ -52,7 +52,7 @@ describe('decideFlow', () => {
   const classOf = (t: ToolInfo) => classifyTool(t, { ownServers: OURS, overrides: {} });
   const given = givenPlaces('Mail the notes to alice@example.org', []);
   const decide = (t: ToolInfo, args: Record<string, unknown>, seen: { untrusted: boolean; private: boolean }) =>
-    decideFlow({ toolId: `${t.server}.${t.remoteName}`, toolClass: classOf(t), args }, { seen, links: new Set(), linksFollowedAfterPrivate: 0 }, given).verdict;
+    decideFlow({ server: t.server, toolId: `${t.server}.${t.remoteName}`, toolClass: classOf(t), args }, { seen, links: new Set(), linksFollowedAfterPrivate: 0, untrustedFrom: new Set(['websearch']) }, given).verdict;
 
   it('allows reads whatever was seen, and anything before untrusted content or private data was seen', () => {
     expect(decide(SEARCH_DOCS, { query: 'x' }, { untrusted: true, private: true })).toBe('allow');

@@ -49,8 +49,30 @@ export function copyButton(textOf, label = 'Copy') {
   return button;
 }
 
-/** Markdown `text` as sanitised DOM: code blocks scroll in their own box with a copy button, tables too. */
-export function renderMarkdown(text) {
+/**
+ * Links of an answer drawn on outside content: each shows its full address, and a click only reveals it with an
+ * "Open" link of its own, so a link whose words say one place and whose address is another cannot be followed blind.
+ */
+function guardLinks(fragment) {
+  for (const link of fragment.querySelectorAll('a[href]')) {
+    const href = link.href;
+    if (link.textContent.trim() !== href) link.append(el('span', 'link-address', ` (${href})`));
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      if (link.nextElementSibling?.classList.contains('link-check')) return;
+      const check = el('span', 'link-check', 'From text written outside Cortex-R: ');
+      const open = Object.assign(el('a', '', `open ${href}`), { href, target: '_blank', rel: 'noopener noreferrer' });
+      check.append(open);
+      link.after(check);
+    });
+  }
+}
+
+/**
+ * Markdown `text` as sanitised DOM: code blocks scroll in their own box with a copy button, tables too. `untrusted`:
+ * the answer drew on outside content, so its links show their address and open only through a second click.
+ */
+export function renderMarkdown(text, { untrusted = false } = {}) {
   const html = marked.parse(String(text), { gfm: true, breaks: true, async: false });
   const fragment = DOMPurify.sanitize(html, PURIFY);
   for (const pre of fragment.querySelectorAll('pre')) {
@@ -63,5 +85,6 @@ export function renderMarkdown(text) {
     table.replaceWith(box);
     box.append(table);
   }
+  if (untrusted) guardLinks(fragment);
   return fragment;
 }

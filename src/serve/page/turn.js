@@ -66,7 +66,7 @@ export function createTurn(question, { running = true } = {}) {
       if (result.status === 'answered') {
         answer.className = 'answer answered';
         const body = el('div', 'markdown');
-        body.append(renderMarkdown(result.answer ?? ''));
+        body.append(renderMarkdown(result.answer ?? '', { untrusted: Boolean(result.caution) }));
         const tools = el('div', 'answer-tools');
         tools.append(copyButton(() => result.answer ?? '', 'Copy answer'));
         answer.append(body, tools);
