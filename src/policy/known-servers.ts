@@ -44,8 +44,9 @@ const KNOWN_SERVERS: Record<string, KnownServer> = {
   sqlite: {
     launch: /mcp-server-sqlite|mcp-sqlite|sqlite-mcp/,
     rules: [
-      { tools: /^(read_query|list_tables|describe_table|db_info|get_table_schema|read_records|query|execute_read\w*)$/, kind: 'read' },
-      { tools: /^(write_query|create_table|append_insight|create_record|update_records|delete_records|execute\w*|drop_table)$/, kind: 'write' },
+      { tools: /^(read_query|list_tables|describe_table|db_info|get_table_schema|read_records)$/, kind: 'read' },
+      // `query` and `execute…` run any SQL, DELETE included.
+      { tools: /^(write_query|create_table|append_insight|create_record|update_records|delete_records|query|execute\w*|drop_table)$/, kind: 'write' },
     ],
   },
   postgres: {
@@ -73,7 +74,7 @@ const KNOWN_SERVERS: Record<string, KnownServer> = {
     launch: /@playwright\/mcp|playwright-mcp|server-puppeteer|puppeteer-mcp|chrome-devtools-mcp/,
     rules: [
       { tools: /^(browser_navigate|puppeteer_navigate|navigate_page|new_page|browser_tabs|browser_tab_new)$/, kind: 'egress', writes: false, private: false },
-      { tools: /^(browser_type|browser_fill_form|browser_press_key|browser_evaluate|browser_run_code|browser_file_upload|puppeteer_fill|puppeteer_evaluate|fill|fill_form|evaluate_script|upload_file|press_key)$/, kind: 'egress', writes: true, private: false },
+      { tools: /^(browser_type|browser_fill_form|browser_press_key|browser_evaluate|browser_run_code\w*|browser_file_upload|browser_drop|puppeteer_fill|puppeteer_evaluate|fill|fill_form|evaluate_script|upload_file|press_key)$/, kind: 'egress', writes: true, private: false },
       { tools: /^\w+$/, kind: 'read', private: false },
     ],
   },
@@ -81,6 +82,7 @@ const KNOWN_SERVERS: Record<string, KnownServer> = {
     launch: /server-everything/,
     rules: [
       { tools: /^(print-?env|printEnv|get-env)$/i, kind: 'read' },
+      { tools: /^gzip-file-as-resource$/, kind: 'egress', writes: false, private: false },
       { tools: /^[\w-]+$/, kind: 'read', private: false },
     ],
   },
