@@ -97,8 +97,9 @@ const APPROVED: ApprovalDecision = { approved: true };
 const NOT_INTERACTIVE =
   "it needs the user's approval (it may change or delete data) and nobody can be asked: cortex is not running interactively. Do not call it again for this task. (The user can allow it with --yes or the profile's approvals.allow.)";
 
-function notInteractiveFlow({ why, yesAllows }: FlowConcern): string {
-  const how = yesAllows ? 'naming the destination in the question, the profile\'s policy.destinations, or --yes' : 'naming the destination in the question or in the profile\'s policy.destinations';
+function notInteractiveFlow({ why, yesAllows, trustKey }: FlowConcern): string {
+  const named = 'naming the destination in the question or in the profile\'s policy.destinations';
+  const how = trustKey ? `${named}, or with \`cortex servers trust ${trustKey.replace('.', ' ')}\`` : yesAllows ? `${named.replace(' or in', ', in')}, or --yes` : named;
   return `${why}, so it needs the user's approval, and nobody can be asked: cortex is not running interactively. Do not call it again for this task or send the data another way. (The user can allow it by ${how}.)`;
 }
 

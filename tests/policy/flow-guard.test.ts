@@ -220,3 +220,38 @@ describe('cautionFor', () => {
     expect(cautionFor(many)).toMatch(/^Drawn from site0\.example, site1\.example, site2\.example, site3\.example and 5 more:/);
   });
 });
+
+describe('a tool nothing classes', () => {
+  const LOOKUP = tool('office', 'lookup', undefined);
+
+  it('is refused as egress after private data when nobody can be asked', async () => {
+    const { guard } = guardFor('What is in my notes?');
+    await call(guard, SEARCH_DOCS, { query: 'notes' });
+    const decision = await call(guard, LOOKUP, { q: 'x' });
+    expect(decision).toMatchObject({ approved: false, reason: expect.stringContaining('office.lookup does not say what it does') });
+    expect(decision.approved ? '' : decision.reason).toContain('cortex servers trust office lookup');
+  });
+
+  it('is asked about once at a terminal, and "always" is kept for later sessions', async () => {
+    const questions: string[] = [];
+    const remembered: string[] = [];
+    const ask: AskUser = async (q) => {
+      questions.push(q);
+      return 'a';
+    };
+    const servers = new Servers();
+    const gate = createApprovalGate({ policy: { require: [], allow: [], allowAll: false, ownServers: new Set(OURS.keys()) }, ask, remember: async (entry, list) => void remembered.push(`${list}:${entry}`) });
+    const guard = new FlowGuard(servers, gate, POLICY, 'What is in my notes?');
+    await call(guard, SEARCH_DOCS, { query: 'notes' });
+    expect(await call(guard, LOOKUP, { q: 'x' })).toEqual({ approved: true });
+    expect(questions[0]).toContain('office.lookup does not say what it does');
+    expect(questions[0]).toMatch(/\[a\]lways \(office\.lookup, from now on\) \/ ne\[v\]er: $/);
+    expect(remembered).toEqual(['trusted:office.lookup']);
+  });
+
+  it('never runs once the person said never', async () => {
+    const { guard, servers } = guardFor('x', { policy: { ...POLICY, never: ['office.lookup'] } });
+    expect(await call(guard, LOOKUP, {})).toMatchObject({ approved: false, reason: expect.stringContaining('never to run office.lookup') });
+    expect(servers.ran).toEqual([]);
+  });
+});
