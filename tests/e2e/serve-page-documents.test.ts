@@ -91,7 +91,7 @@ describe('the web page answering from documents (headless Chromium against corte
     expect(await pdfPassage.locator('.passage-head').textContent()).toBe('wind-report.pdf · page 2');
     expect(await pdfPassage.locator('.passage-text').textContent()).toContain('3.4 million euros');
     // The answer drew on the documents, and the page says so under it in plain words.
-    expect(await turn().locator('.answer .caution').textContent()).toMatch(/^Drawn from documents\.\w+: .*can mislead the model/);
+    expect(await turn().locator('.answer .caution').textContent()).toMatch(/^Drawn from launch-notes\.md, weather\.md, wind-report\.pdf: .*can mislead the model/);
     expect(errors).toEqual([]);
   });
 
