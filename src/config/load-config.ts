@@ -87,6 +87,7 @@ function checkModelKeys(profile: Profile, models: ModelsFile, where: { profileFi
   if (embedding === 'builtin') return;
   const model = models.models[embedding];
   if (!model) fail('embedding', `names the model "${embedding}", which ${where.modelsFile} does not define (${known}); or use "builtin"`);
+  else if (model.type === 'anthropic') fail('embedding', `names the model "${embedding}", an Anthropic entry, and Anthropic serves no embedding models; use "builtin" or another entry`);
   else if (!model.embedding_model) fail('embedding', `names the model "${embedding}", whose entry in ${where.modelsFile} has no embedding_model`);
 }
 

@@ -46,6 +46,11 @@ export interface GenerateResult {
   model: string;
   usage: TokenUsage;
   latencyMs: number;
+  /**
+   * True when the provider says the reply stopped because it reached the output-token limit (Ollama done_reason
+   * "length", Gemini MAX_TOKENS, OpenAI finish_reason "length", Anthropic stop_reason "max_tokens").
+   */
+  hitOutputLimit?: boolean;
 }
 
 export interface EmbedResult {
@@ -54,9 +59,9 @@ export interface EmbedResult {
   latencyMs: number;
 }
 
-/** A language model client. Implementations: Gemini, Ollama, and the scripted test client. */
+/** A language model client. Implementations: Gemini, Ollama, OpenAI-compatible, Anthropic, and the scripted test client. */
 export interface LlmClient {
-  /** Provider name, e.g. 'gemini', 'ollama', 'scripted'. */
+  /** Provider name, e.g. 'gemini', 'ollama', 'openai', 'anthropic', 'scripted'. */
   readonly provider: string;
   /** The text model's name. */
   readonly model: string;
