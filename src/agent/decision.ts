@@ -7,6 +7,7 @@ import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
 import { timedGenerate, type LlmCallInfo, type LlmEventFrame } from './llm-call.js';
 import type { Perception } from './perception.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
+import { describeToday, systemClock, type Clock, type UserLocale } from './today.js';
 import { DECISION_TEMPLATES, type StrategyName } from './strategy.js';
 
 /** Caps on what a retry prompt repeats from the failed attempt, so the prompt stays small. */
@@ -79,6 +80,8 @@ export async function decide({
   promptsDir = DEFAULT_PROMPTS_DIR,
   signal,
   events,
+  clock = systemClock,
+  userLocale,
 }: {
   llm: LlmClient;
   strategy: StrategyName;
@@ -95,6 +98,10 @@ export async function decide({
   signal?: AbortSignal;
   /** Where the request's live events go. */
   events?: LlmEventFrame;
+  /** Today's date for the prompt (default: the system clock). */
+  clock?: Clock;
+  /** The user's time zone and locale (default: the process's). */
+  userLocale?: UserLocale;
 }): Promise<Decision> {
   const prompt = await renderPromptFile(
     DECISION_TEMPLATES[strategy],
@@ -107,6 +114,7 @@ export async function decide({
       memory_summary: memorySummary,
       perception: perceptionSummary(perception),
       feedback: renderFeedback(feedback),
+      today: describeToday(clock(), userLocale),
     },
     promptsDir,
   );
