@@ -4,11 +4,12 @@ import type { ToolInfo } from '../mcp/types.js';
 import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
-import { timedGenerate, type LlmCallInfo, type LlmEventFrame } from './llm-call.js';
+import type { LlmCallInfo, LlmEventFrame } from './llm-call.js';
 import type { Perception } from './perception.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
 import { describeToday, systemClock, type Clock, type UserLocale } from './today.js';
 import { DECISION_TEMPLATES, type StrategyName } from './strategy.js';
+import { generateWholeReply } from './whole-reply.js';
 
 /** Caps on what a retry prompt repeats from the failed attempt, so the prompt stays small. */
 export const MAX_FEEDBACK_ERROR_CHARS = 2_000;
@@ -118,7 +119,8 @@ export async function decide({
     },
     promptsDir,
   );
-  const generation = await timedGenerate(llm, { prompt, temperature: 0, signal }, events);
+  // A reply cut off mid-code is continued rather than retried (generateWholeReply).
+  const generation = await generateWholeReply(llm, { prompt, temperature: 0, signal }, events);
   if (!generation.ok) throw generation.error;
   return { code: generation.result.text, prompt, usage: generation.result.usage, llm: generation.call };
 }

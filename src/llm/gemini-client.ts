@@ -201,6 +201,7 @@ export function createGeminiClient(
           completionTokens: final ? completionTokensOf(final) ?? 0 : 0,
         },
         latencyMs,
+        ...(final?.candidates?.[0]?.finishReason === 'MAX_TOKENS' ? { hitOutputLimit: true } : {}),
       };
     },
 

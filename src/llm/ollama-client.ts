@@ -171,6 +171,7 @@ export function createOllamaClient(
         model: config.model,
         usage: { promptTokens: value.last?.prompt_eval_count ?? 0, completionTokens: value.last?.eval_count ?? 0 },
         latencyMs,
+        ...(value.last?.done_reason === 'length' ? { hitOutputLimit: true } : {}),
       };
     },
 
