@@ -1,5 +1,7 @@
 // End to end over the built CLI: `--model openai:NAME` and `--model anthropic:NAME` answer through the real SDKs
 // against local servers speaking the OpenAI and Anthropic wire formats, streamed, with the key sent.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { anthropicKeySent, anthropicMessages, anthropicTextReply, anthropicToolReply, startFakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
@@ -94,6 +96,17 @@ describe('hosted providers (end to end)', () => {
     expect(json.steps[0]).toMatchObject({ error: null });
     expect(json.steps[0].tool_calls.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([['power', true]]);
     expect(json.steps.every((s: { error: unknown }) => s.error === null)).toBe(true);
+  });
+
+  it('reads the key and the server from a .env in the working folder, and never shows the key', async () => {
+    const llm = await openAiPlanner(() => fenced(POWER_PLAN));
+    const { root, profile } = tempProject();
+    writeFileSync(join(root, '.env'), `# local server\nOPENAI_BASE_URL=${llm.url}/v1\nOPENAI_API_KEY="sk-e2e-secret"\n`);
+    const run = await runCli(['--profile', profile, '-v', '--model', 'openai:fake-gpt', 'ask', 'What is 2^10?'], { env: ollamaEnv(NO_OLLAMA), cwd: root });
+    expect(run.stdout.trim()).toBe('1024');
+    expect(openAiChats(llm)[0]!.headers.authorization).toBe('Bearer sk-e2e-secret');
+    expect(run.stderr).toMatch(/read .*\.env: .*OPENAI_API_KEY/);
+    expect(run.stdout + run.stderr).not.toContain('sk-e2e-secret');
   });
 
   it('names the models the server has when --model names one it does not serve', async () => {
