@@ -7,6 +7,7 @@ import { boundedFetch } from './bounded-fetch.js';
 import { DEFAULT_MODEL_SETTING } from './check-model.js';
 import { readStream, type StreamTuning } from './read-stream.js';
 import { requestWithRetries, type RetryTuning } from './retry.js';
+import { applyModelSettings } from './model-settings.js';
 import { describeSdkFailure } from './sdk-failure.js';
 import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
@@ -128,12 +129,12 @@ export function createAnthropicClient(
     setting,
     listModels,
 
-    async generate(request: GenerateRequest): Promise<GenerateResult> {
-      const { onProgress } = request;
-      const temperature = request.temperature ?? config.temperature;
+    async generate(asked: GenerateRequest): Promise<GenerateResult> {
+      const request = applyModelSettings(asked, config);
+      const { onProgress, temperature } = request;
       const body: MessageCreateParamsStreaming = {
         model: config.model,
-        max_tokens: request.maxOutputTokens ?? config.max_output_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+        max_tokens: request.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
         messages: [{ role: 'user', content: userContent(request) }],
         stream: true,
         ...(request.system ? { system: request.system } : {}),

@@ -8,6 +8,7 @@ import { DEFAULT_MODEL_SETTING } from './check-model.js';
 import { embedInBatches } from './embed-in-batches.js';
 import { readStream, type StreamTuning } from './read-stream.js';
 import { requestWithRetries, type RetryTuning } from './retry.js';
+import { applyModelSettings } from './model-settings.js';
 import { describeSdkFailure } from './sdk-failure.js';
 import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
@@ -123,13 +124,13 @@ export function createOpenAiClient(
     setting,
     listModels,
 
-    async generate(request: GenerateRequest): Promise<GenerateResult> {
+    async generate(asked: GenerateRequest): Promise<GenerateResult> {
+      const request = applyModelSettings(asked, config);
       const { onProgress } = request;
       const messages: ChatCompletionMessageParam[] = [];
       if (request.system) messages.push({ role: 'system', content: request.system });
       messages.push({ role: 'user', content: userContent(request) });
-      const temperature = request.temperature ?? config.temperature;
-      const maxTokens = request.maxOutputTokens ?? config.max_output_tokens;
+      const { temperature, maxOutputTokens: maxTokens } = request;
       const body: ChatCompletionCreateParamsStreaming = {
         model: config.model,
         messages,

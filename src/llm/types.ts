@@ -18,9 +18,14 @@ export interface GenerateRequest {
   /** Most tokens the answer may have (Ollama `num_predict`, Gemini `maxOutputTokens`); default the model's own. */
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /** The agent stage asking (set by the agent), so a client that serves stages with different models can route it. */
+  stage?: LlmStageName;
   /** Live news of the request while it runs (streamed text, retries), for progress displays. Must not throw. */
   onProgress?: (progress: LlmProgress) => void;
 }
+
+/** The agent stages that ask a model to write: profiles.yaml `llm.perception` / `llm.decision` may give each its own. */
+export type LlmStageName = 'perception' | 'decision';
 
 /**
  * What a client reports while a request runs:
@@ -68,6 +73,8 @@ export interface LlmClient {
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** Embeds texts with the configured embedding model; throws LlmRequestError if there is none. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbedResult>;
+  /** The model a stage's requests go to, when the client routes stages to different models. */
+  modelFor?(stage: LlmStageName): string;
   /** The models the provider serves (bounded list); absent for clients without a provider (scripted, replay). */
   listModels?(options?: { signal?: AbortSignal }): Promise<ProviderModel[]>;
 }

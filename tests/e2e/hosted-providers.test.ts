@@ -109,6 +109,25 @@ describe('hosted providers (end to end)', () => {
     expect(run.stdout + run.stderr).not.toContain('sk-e2e-secret');
   });
 
+  it('asks perception and decision the models profiles.yaml gives them, with each model entry’s settings', async () => {
+    const claude = await anthropicPlanner(() => anthropicTextReply('never: decision goes to the other model'));
+    const gpt = await openAiPlanner(() => fenced(POWER_PLAN));
+    const models = `models:\n  gpt:\n    type: openai\n    model: fake-gpt\n    base_url: ${gpt.url}/v1\n    temperature: 0.3\n    max_output_tokens: 900\n`;
+    const { root, profile } = tempProject({ extra: 'llm:\n  perception: anthropic:claude-fake\n  decision: gpt\n' });
+    const modelsFile = join(root, 'models.yaml');
+    writeFileSync(modelsFile, models);
+    const env = { ...ollamaEnv(NO_OLLAMA), ANTHROPIC_BASE_URL: claude.url, ANTHROPIC_API_KEY: 'ant-e2e-secret', OPENAI_API_KEY: 'sk-e2e-secret' };
+    const run = await runCli(['--profile', profile, '--models', modelsFile, '-v', 'ask', 'What is 2^10?'], { env });
+    expect(run.stdout.trim()).toBe('1024');
+    expect(run.stderr).toContain('model for perception: anthropic:claude-fake (anthropic claude-fake)');
+    expect(run.stderr).toContain('model for decision: gpt (openai fake-gpt)');
+    expect(anthropicMessages(claude).map((r) => Boolean(r.body.tools))).toEqual([true]);
+    const chats = openAiChats(gpt);
+    expect(chats).toHaveLength(1);
+    expect(chats[0]!.body).toMatchObject({ temperature: 0.3, max_tokens: 900 });
+    expect(chats[0]!.body.response_format).toBeUndefined();
+  });
+
   it('names the models the server has when --model names one it does not serve', async () => {
     const llm = await openAiPlanner(() => fenced(POWER_PLAN));
     const { profile } = tempProject();
