@@ -7,6 +7,8 @@ import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import { stagedLlm } from '../llm/staged-llm.js';
+import { instructedLlm } from '../llm/instructed-llm.js';
+import { findAgentsFiles, standingInstructions } from '../config/agents-md.js';
 import type { LlmClient, LlmStageName } from '../llm/types.js';
 import { approvalGateFor, withApproval, type ApprovalGate, type AskUser } from '../mcp/approval-gate.js';
 import { ownServerIds } from '../mcp/approval-policy.js';
@@ -133,6 +135,9 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
+    // Read once per start: the AGENTS.md files of the working folder up to its repository root, and the user's.
+    const agents = findAgentsFiles();
+    if (agents.length && out.verbose) out.info(`standing instructions: ${agents.map((f) => f.path + (f.cut ? ' (cut)' : '')).join(', ')}`);
     const connect = async () => {
       const { key, client, note } = await resolveTextModel({
         setting: options.model ?? config.profile.llm.text_generation,
@@ -143,7 +148,8 @@ export class Runtime {
       out.info(`model: ${key} (${client.provider} ${client.model})`);
       // --model names the model of every stage; without it, profiles.yaml may give perception and decision their own.
       const staged = options.model ? client : stagedLlm(client, await Runtime.stageModels(config, out));
-      return options.record ? recordingLlm(staged, options.record) : staged;
+      const instructed = instructedLlm(staged, standingInstructions(agents));
+      return options.record ? recordingLlm(instructed, options.record) : instructed;
     };
     try {
       return await connect();
