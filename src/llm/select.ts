@@ -43,10 +43,10 @@ export const DEFAULT_OPENAI_MODEL: ModelConfig = {
   max_retries: 3,
 };
 
-/** Used when models.yaml has no anthropic entry and /v1/models cannot say which Sonnet is current. */
+/** Used when models.yaml has no anthropic entry and /v1/models cannot say which Sonnet is current (the newest Sonnet @anthropic-ai/sdk 1.14 names). */
 export const DEFAULT_ANTHROPIC_MODEL: ModelConfig = {
   type: 'anthropic',
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-5-5',
   timeout_ms: 120_000,
   max_retries: 3,
 };
@@ -98,7 +98,7 @@ export async function probeOllama(host: string, timeoutMs = OLLAMA_PROBE_TIMEOUT
 export interface ResolveTextModelOptions {
   /**
    * profiles.yaml `llm.text_generation` or `--model`: a models.yaml key, 'auto', `provider:model`
-   * (`ollama:llama3.1:8b`, `gemini:gemini-2.5-flash`, `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-4-5`), or a bare
+   * (`ollama:llama3.1:8b`, `gemini:gemini-2.5-flash`, `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-5-5`), or a bare
    * provider model name (`llama3.1:8b`, `gemini-2.5-pro`, `claude-…`).
    */
   setting: string;
@@ -136,7 +136,7 @@ export function modelForSetting(
     throw new ConfigError(
       modelsFile,
       `models.${setting}`,
-      `no such model (defined: ${known}; or "auto", or a provider model such as ollama:llama3.1:8b, gemini:gemini-flash-latest, openai:gpt-4.1-mini or anthropic:claude-sonnet-4-5)`,
+      `no such model (defined: ${known}; or "auto", or a provider model such as ollama:llama3.1:8b, gemini:gemini-flash-latest, openai:gpt-4.1-mini or anthropic:claude-sonnet-5-5)`,
     );
   }
   const base = firstOfType(models, type)?.config ?? DEFAULTS[type];
@@ -213,7 +213,7 @@ async function autoAnthropic(models: Record<string, ModelConfig>, env: NodeJS.Pr
   const entry = firstOfType(models, 'anthropic');
   const config = entry?.config ?? DEFAULT_ANTHROPIC_MODEL;
   if (!findAnthropicKey(config, env) && anthropicBaseUrl(config, env) === ANTHROPIC_DEFAULT_BASE_URL) return undefined;
-  const setting = where(entry, 'anthropic', 'claude-sonnet-4-5');
+  const setting = where(entry, 'anthropic', 'claude-sonnet-5-5');
   const client = createAnthropicClient(config, env, tuning, { setting });
   if (entry) return { key: entry.key, client };
   const listed = await client.listModels({ signal: AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS) }).catch(() => undefined);

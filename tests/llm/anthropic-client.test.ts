@@ -91,11 +91,11 @@ describe('createAnthropicClient', () => {
   });
 
   it('names the models Anthropic serves when the model does not exist', async () => {
-    const server = await fake({ models: ['claude-sonnet-4-5', 'claude-haiku-4-5'], strictModels: true });
+    const server = await fake({ models: ['claude-sonnet-5-5', 'claude-haiku-5-5'], strictModels: true });
     const client = createAnthropicClient(modelConfig({ model: 'claude-2', base_url: server.url }), { ANTHROPIC_API_KEY: 'k' }, instantRetries(), { setting: '--model' });
     const error = await client.generate({ prompt: 'hi' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelNotFoundError);
-    expect((error as Error).message).toBe('anthropic: model "claude-2" is not available. Change --model. Available: claude-sonnet-4-5, claude-haiku-4-5.');
+    expect((error as Error).message).toBe('anthropic: model "claude-2" is not available. Change --model. Available: claude-sonnet-5-5, claude-haiku-5-5.');
   });
 
   it('waits as long as a 429 retry-after asks, then answers', async () => {
@@ -114,11 +114,11 @@ describe('createAnthropicClient', () => {
   });
 
   it('lists the models of /v1/models with their input windows', async () => {
-    const server = await fake({ models: ['claude-sonnet-4-5', 'claude-haiku-4-5'] });
+    const server = await fake({ models: ['claude-sonnet-5-5', 'claude-haiku-5-5'] });
     const client = createAnthropicClient(modelConfig({ base_url: server.url }), { ANTHROPIC_API_KEY: 'k' });
     expect(await client.listModels()).toEqual([
-      { name: 'claude-sonnet-4-5', inputTokens: 200_000 },
-      { name: 'claude-haiku-4-5', inputTokens: 200_000 },
+      { name: 'claude-sonnet-5-5', inputTokens: 200_000 },
+      { name: 'claude-haiku-5-5', inputTokens: 200_000 },
     ]);
   });
 

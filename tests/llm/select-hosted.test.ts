@@ -25,8 +25,8 @@ describe('choosing an OpenAI-compatible or Anthropic model', () => {
     const openai = await resolveTextModel({ setting: 'openai:gpt-4.1-mini', models: {}, modelsFile: MODELS_FILE, env });
     expect(openai.key).toBe('openai:gpt-4.1-mini');
     expect(openai.client).toMatchObject({ provider: 'openai', model: 'gpt-4.1-mini', baseUrl: 'http://127.0.0.1:1234/v1' });
-    const claude = await resolveTextModel({ setting: 'anthropic:claude-haiku-4-5', models: {}, modelsFile: MODELS_FILE, env });
-    expect(claude.client).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5', keySource: 'ANTHROPIC_API_KEY' });
+    const claude = await resolveTextModel({ setting: 'anthropic:claude-haiku-5-5', models: {}, modelsFile: MODELS_FILE, env });
+    expect(claude.client).toMatchObject({ provider: 'anthropic', model: 'claude-haiku-5-5', keySource: 'ANTHROPIC_API_KEY' });
     const bare = await resolveTextModel({ setting: 'claude-opus-4-1', models: {}, modelsFile: MODELS_FILE, env });
     expect(bare.client.provider).toBe('anthropic');
   });
@@ -39,14 +39,14 @@ describe('choosing an OpenAI-compatible or Anthropic model', () => {
   });
 
   it('auto: Gemini first, then Anthropic, then an OpenAI-compatible server, then Ollama', async () => {
-    const claude = await anthropic({ models: ['claude-sonnet-4-5', 'claude-haiku-4-5'] });
+    const claude = await anthropic({ models: ['claude-sonnet-5-5', 'claude-haiku-5-5'] });
     const local = await openAi({ models: ['nomic-embed-text-v1.5', 'qwen2.5-coder-7b-instruct', 'llama-3.2-3b'] });
     const both = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: claude.url, OPENAI_BASE_URL: `${local.url}/v1` };
     const pick = (env: NodeJS.ProcessEnv) => resolveTextModel({ setting: 'auto', models: {}, modelsFile: MODELS_FILE, env, probeOllama: notRunning });
 
     expect((await pick({ ...both, GEMINI_API_KEY: 'g' })).client.provider).toBe('gemini');
     const chosen = await pick(both);
-    expect(chosen.key).toBe('anthropic:claude-sonnet-4-5');
+    expect(chosen.key).toBe('anthropic:claude-sonnet-5-5');
     expect((chosen.client as AnthropicClient).baseUrl).toBe(claude.url);
     // A local server's model list says what it serves: a coding model first, never an embedding model.
     expect((await pick({ OPENAI_BASE_URL: `${local.url}/v1` })).key).toBe('openai:qwen2.5-coder-7b-instruct');
@@ -62,15 +62,15 @@ describe('choosing an OpenAI-compatible or Anthropic model', () => {
   });
 
   it('cortex models lists what the OpenAI-compatible server and Anthropic serve, and says which variable is missing', async () => {
-    const claude = await anthropic({ models: ['claude-sonnet-4-5'] });
+    const claude = await anthropic({ models: ['claude-sonnet-5-5'] });
     const local = await openAi({ models: ['llama-3.2-3b'] });
     const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: claude.url, OPENAI_BASE_URL: `${local.url}/v1`, OLLAMA_HOST: 'http://127.0.0.1:9' };
     const report = await listProviderModels({ setting: 'openai:llama-3.2-3b', models: {}, modelsFile: MODELS_FILE, env });
     const by = (provider: string) => report.providers.find((p) => p.provider === provider);
-    expect(by('anthropic')).toMatchObject({ status: 'listed', endpoint: claude.url, models: [{ name: 'claude-sonnet-4-5' }] });
+    expect(by('anthropic')).toMatchObject({ status: 'listed', endpoint: claude.url, models: [{ name: 'claude-sonnet-5-5' }] });
     expect(by('openai')).toMatchObject({ status: 'listed', endpoint: `${local.url}/v1`, models: [{ name: 'llama-3.2-3b' }] });
     expect(report.default).toEqual({ provider: 'openai', model: 'llama-3.2-3b' });
-    expect(report.auto).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(report.auto).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-5-5' });
 
     const none = await listProviderModels({ setting: 'auto', models: {}, modelsFile: MODELS_FILE, env: { OLLAMA_HOST: 'http://127.0.0.1:9' } });
     expect(none.providers.find((p) => p.provider === 'openai')).toMatchObject({ status: 'no_key', message: expect.stringContaining('OPENAI_BASE_URL') });
