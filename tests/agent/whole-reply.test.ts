@@ -3,14 +3,19 @@ import { decide } from '../../src/agent/decision.js';
 import { MAX_CONTINUATIONS } from '../../src/agent/whole-reply.js';
 import type { AgentEvent } from '../../src/agent/types.js';
 import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import type { LlmClient } from '../../src/llm/types.js';
+import { createOllamaClient } from '../../src/llm/ollama-client.js';
 import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { ollamaChatReply, ollamaChunk, startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
+import { fakeServers } from '../llm/llm-test-kit.js';
 import { TOOLS } from './fakes.js';
 
 const CUT = 'Here is the plan.\n```javascript\nasync function solve() {\n  const sum = await tools.add({ a: 2, b: 3 });\n  return "FINAL_AN';
 const REST = 'SWER: " + sum;\n}\n```\n';
 
-async function decideWith(turns: ScriptedTurn[]) {
-  const llm = new ScriptedLlm({ turns, usage: { promptTokens: 100, completionTokens: 20 } });
+const fakeOllama = fakeServers(startFakeOllamaServer);
+
+async function decideOn(llm: LlmClient) {
   const events: AgentEvent[] = [];
   const decision = await decide({
     llm,
@@ -23,7 +28,12 @@ async function decideWith(turns: ScriptedTurn[]) {
     perception: { intent: 'add', entities: [], tool_hint: 'add', fallback: false },
     events: { stage: 'decision', step: 1, emit: (e) => events.push(e) },
   });
-  return { llm, decision, events };
+  return { decision, events };
+}
+
+async function decideWith(turns: ScriptedTurn[]) {
+  const llm = new ScriptedLlm({ turns, usage: { promptTokens: 100, completionTokens: 20 } });
+  return { llm, ...(await decideOn(llm)) };
 }
 
 describe('decide with a reply cut off mid-code', () => {
@@ -53,6 +63,19 @@ describe('decide with a reply cut off mid-code', () => {
     expect(llm.requests).toHaveLength(1 + MAX_CONTINUATIONS);
     expect(decision.code.startsWith(CUT)).toBe(true);
     expect(llm.remaining).toBe(2);
+  });
+
+  it('goes on from what arrived when the stream breaks off mid-reply (a real client against a server that cuts the connection)', async () => {
+    const server = await fakeOllama({ replies: [{ frames: [ollamaChunk(CUT.slice(0, 40)), ollamaChunk(CUT.slice(40))], cutAfterFrames: true }, ollamaChatReply(REST)] });
+    const client = createOllamaClient({ type: 'ollama', model: 'qwen2.5-coder:7b', base_url: server.url, timeout_ms: 10_000, max_retries: 2 }, {});
+    const { decision, events } = await decideOn(client);
+    expect(decision.code).toBe(CUT + REST);
+    expect(prepareCode(decision.code).ok).toBe(true);
+    const chats = server.requests.filter((r) => r.path === '/api/chat');
+    expect(chats).toHaveLength(2);
+    expect(JSON.stringify(chats[1]!.body.messages)).toContain('REPLY START');
+    // The break is shown as the first request's failure; the continuation is a request of its own.
+    expect(events.filter((e) => e.type === 'llm_end').map((e) => 'error' in e && Boolean(e.error))).toEqual([true, false]);
   });
 
   it('does not ask again for a complete reply', async () => {
