@@ -1,3 +1,4 @@
+// Today's date, time zone and locale as the prompts state them.
 import { describe, expect, it } from 'vitest';
 import { describeToday } from '../../src/agent/today.js';
 

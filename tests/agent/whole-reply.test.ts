@@ -1,3 +1,4 @@
+// Plans cut off mid-code (output limit, unfinished block, broken stream) are continued and joined.
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/agent/decision.js';
 import { MAX_CONTINUATIONS } from '../../src/agent/whole-reply.js';

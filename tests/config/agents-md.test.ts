@@ -1,3 +1,4 @@
+// Standing instructions: which AGENTS.md files apply, their bounds, and where they are sent.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// The working folder's .env at start-up: what it sets, what it leaves, and its mistakes.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

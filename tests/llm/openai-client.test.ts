@@ -1,3 +1,4 @@
+// The OpenAI-compatible client through the real SDK against a local server speaking chat completions.
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
 import { LlmRequestError, LlmUnavailableError, ModelNotFoundError } from '../../src/errors.js';

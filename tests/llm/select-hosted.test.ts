@@ -1,3 +1,4 @@
+// Choosing OpenAI-compatible and Anthropic models: provider:model, auto's order, cortex models.
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
 import type { AnthropicClient } from '../../src/llm/anthropic-client.js';

@@ -1,3 +1,4 @@
+// Per-stage models and per-model settings as the requests carry them.
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/agent/decision.js';
 import { perceive } from '../../src/agent/perception.js';

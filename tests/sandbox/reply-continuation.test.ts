@@ -1,3 +1,4 @@
+// Telling a reply was cut mid-code, and joining its continuation.
 import { describe, expect, it } from 'vitest';
 import { prepareCode } from '../../src/sandbox/prepare-code.js';
 import { endsMidCode, joinContinuation } from '../../src/sandbox/reply-continuation.js';
