@@ -55,6 +55,10 @@ export async function describeSdkFailure(err: unknown, context: SdkFailureContex
         };
       }
     }
+    if (status === 404) {
+      // Not about the model: most often a base URL without the server's /v1.
+      return { status, retryable: false, message: `HTTP 404 from ${endpoint}: ${detail} (check ${context.endpointSetting}: OpenAI-compatible servers usually end in /v1)` };
+    }
     const retryAfterMs = status === 429 || status === 503 ? retryAfterOf(err) : undefined;
     return {
       status,

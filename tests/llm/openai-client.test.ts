@@ -93,6 +93,12 @@ describe('createOpenAiClient', () => {
     expect((error as Error).message).toBe('openai: model "gpt-9" is not available. Change --model. Available: gpt-4.1-mini, gpt-4.1, text-embedding-3-small.');
   });
 
+  it('points at the base URL when the server has no such path', async () => {
+    const missing = await fake({ replies: [openAiError(404, 'Not Found')] });
+    const wrong = createOpenAiClient(modelConfig({ base_url: `${missing.url}/v1` }), {}, instantRetries());
+    expect(((await wrong.generate({ prompt: 'hi' }).catch((e: unknown) => e)) as Error).message).toContain('check OPENAI_BASE_URL / base_url in models.yaml: OpenAI-compatible servers usually end in /v1');
+  });
+
   it('waits as long as a 429 retry-after asks, then answers', async () => {
     const server = await fake({ replies: [openAiError(429, 'Rate limit reached for requests', { headers: { 'retry-after': '2' } }), openAiChatReply('ok')] });
     const tuning = instantRetries();
