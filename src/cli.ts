@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { loadDotEnv } from './config/dot-env.js';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
 import type { RuntimeOptions } from './cli/runtime.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
@@ -183,6 +184,12 @@ async function main(argv: string[]): Promise<number> {
   const program = buildProgram(async (action) => {
     const opts = program.opts<GlobalOptions>();
     out = createOutput(opts);
+    // Before the config is read, so its ${VAR}s and the model keys see the .env; names only are shown, never values.
+    const dotEnv = loadDotEnv();
+    if (dotEnv && out.verbose) {
+      const kept = dotEnv.kept.length ? `; already set, kept: ${dotEnv.kept.join(', ')}` : '';
+      out.info(`read ${dotEnv.file}: ${dotEnv.set.join(', ') || 'nothing new'}${kept}`);
+    }
     const config = loadConfig({ profilePath: opts.profile, modelsPath: opts.models, mcpConfigFiles: opts.mcpConfig ?? [] });
     if (!opts.quiet) {
       for (const warning of config.warnings) out.error(`warning: ${warning}`);

@@ -41,6 +41,18 @@ export function truncatedReply({ line }: { line: number }): string {
   return `Your code was cut off at line ${line}: it ends before solve() is complete. Send the whole solve() again, shorter if needed. ${SEND_INSTEAD}`;
 }
 
+/**
+ * The prompt that asks for the rest of a reply cut off at the output limit: the original prompt, the reply so far
+ * between marker lines, and how to go on.
+ */
+export function continueReply({ prompt, reply }: { prompt: string; reply: string }): string {
+  return (
+    `${prompt}\n\n## Your reply so far (it was cut off at the output limit)\n----- REPLY START -----\n${reply}\n----- REPLY END -----\n\n` +
+    'Continue your reply from exactly where it stops: write only the rest, starting with the next character. Do not repeat what is above, ' +
+    'do not start a new ``` block, and close the open ``` block when the code is complete.'
+  );
+}
+
 /** The reply ended inside a reasoning block, before any answer. */
 export function stillReasoning(): string {
   return `Your reply ended while you were still reasoning (a <think> block was never closed), so it holds no answer. Think briefly, close the reasoning, then answer. ${SEND_INSTEAD}`;

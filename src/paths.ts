@@ -1,5 +1,6 @@
 // Where the project lives on disk, so code run from src/ (tests) or dist/ (built) finds the same files.
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,4 +21,9 @@ export const PROJECT_ROOT = findProjectRoot(dirname(fileURLToPath(import.meta.ur
 /** Absolute path of a built JavaScript file, e.g. builtPath('mcp-servers/math/main.js'). */
 export function builtPath(relative: string): string {
   return join(PROJECT_ROOT, 'dist', relative);
+}
+
+/** The user's own Cortex-R folder: $XDG_CONFIG_HOME/cortex-r, else ~/.config/cortex-r (e.g. for a user-level AGENTS.md). */
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  return join(env.XDG_CONFIG_HOME?.trim() || join(home, '.config'), 'cortex-r');
 }

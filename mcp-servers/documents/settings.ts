@@ -21,11 +21,11 @@ export interface DocumentsSettings {
   embedding: string;
   /** CORTEX_CHUNKING: structural (default) or semantic. */
   chunking: ChunkingMode;
-  /** CORTEX_CHUNKING_MODEL (ollama:<model> or gemini:<model>): the LLM for semantic chunking. */
+  /** CORTEX_CHUNKING_MODEL (ollama:, gemini:, openai: or anthropic:<model>): the LLM for semantic chunking. */
   chunkingModel: ModelConfig | null;
   /** CORTEX_INDEX_AT_START: 1 (default) indexes in the background at start; 0 waits for the first search. */
   indexAtStart: boolean;
-  /** CORTEX_VISION_MODEL (ollama:<model> or gemini:<model>): reads images; unset → Tesseract when installed. */
+  /** CORTEX_VISION_MODEL (ollama:, gemini:, openai: or anthropic:<model>): reads images; unset → Tesseract when installed. */
   visionModel: ModelConfig | null;
   /** CORTEX_VECTOR_WEIGHT: the vector ranking's weight in the fused search (0–10); absent: the embedder's own. */
   vectorWeight: number | undefined;
@@ -46,9 +46,9 @@ function folder(value: string | undefined, fallback: string, root: string): stri
 function modelSetting(env: NodeJS.ProcessEnv, name: string, timeoutMs: number, maxRetries: number): ModelConfig | null {
   const value = env[name]?.trim();
   if (!value) return null;
-  const match = /^(ollama|gemini):(.+)$/u.exec(value);
-  if (!match) throw new ConfigError('environment', name, `ollama:<model> or gemini:<model> (got "${value}")`);
-  return { type: match[1] as 'ollama' | 'gemini', model: match[2]!, timeout_ms: timeoutMs, max_retries: maxRetries };
+  const match = /^(ollama|gemini|openai|anthropic):(.+)$/u.exec(value);
+  if (!match) throw new ConfigError('environment', name, `ollama:<model>, gemini:<model>, openai:<model> or anthropic:<model> (got "${value}")`);
+  return { type: match[1] as ModelConfig['type'], model: match[2]!, timeout_ms: timeoutMs, max_retries: maxRetries };
 }
 
 /**

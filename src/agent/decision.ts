@@ -4,10 +4,12 @@ import type { ToolInfo } from '../mcp/types.js';
 import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
-import { timedGenerate, type LlmCallInfo, type LlmEventFrame } from './llm-call.js';
+import type { LlmCallInfo, LlmEventFrame } from './llm-call.js';
 import type { Perception } from './perception.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
+import { describeToday, systemClock, type Clock, type UserLocale } from './today.js';
 import { DECISION_TEMPLATES, type StrategyName } from './strategy.js';
+import { generateWholeReply } from './whole-reply.js';
 
 /** Caps on what a retry prompt repeats from the failed attempt, so the prompt stays small. */
 export const MAX_FEEDBACK_ERROR_CHARS = 2_000;
@@ -79,6 +81,8 @@ export async function decide({
   promptsDir = DEFAULT_PROMPTS_DIR,
   signal,
   events,
+  clock = systemClock,
+  userLocale,
 }: {
   llm: LlmClient;
   strategy: StrategyName;
@@ -95,6 +99,10 @@ export async function decide({
   signal?: AbortSignal;
   /** Where the request's live events go. */
   events?: LlmEventFrame;
+  /** Today's date for the prompt (default: the system clock). */
+  clock?: Clock;
+  /** The user's time zone and locale (default: the process's). */
+  userLocale?: UserLocale;
 }): Promise<Decision> {
   const prompt = await renderPromptFile(
     DECISION_TEMPLATES[strategy],
@@ -107,10 +115,12 @@ export async function decide({
       memory_summary: memorySummary,
       perception: perceptionSummary(perception),
       feedback: renderFeedback(feedback),
+      today: describeToday(clock(), userLocale),
     },
     promptsDir,
   );
-  const generation = await timedGenerate(llm, { prompt, temperature: 0, signal }, events);
+  // A reply cut off mid-code is continued rather than retried (generateWholeReply).
+  const generation = await generateWholeReply(llm, { prompt, temperature: 0, signal }, events);
   if (!generation.ok) throw generation.error;
   return { code: generation.result.text, prompt, usage: generation.result.usage, llm: generation.call };
 }

@@ -59,9 +59,11 @@ export async function timedGenerate(llm: LlmClient, request: GenerateRequest, fr
 function withEvents(request: GenerateRequest, llm: LlmClient, frame: LlmEventFrame): GenerateRequest {
   const { stage, step, emit } = frame;
   const promptChars = request.prompt.length + (request.system?.length ?? 0);
-  emit({ type: 'llm_start', stage, step, model: llm.model, promptTokens: Math.ceil(promptChars / CHARS_PER_TOKEN_ESTIMATE) });
+  emit({ type: 'llm_start', stage, step, model: llm.modelFor?.(stage) ?? llm.model, promptTokens: Math.ceil(promptChars / CHARS_PER_TOKEN_ESTIMATE) });
   return {
     ...request,
+    // A client that serves stages with different models routes by it (profiles.yaml llm.perception / llm.decision).
+    stage,
     onProgress: (progress) => {
       request.onProgress?.(progress);
       emit(progressEvent(progress, frame));

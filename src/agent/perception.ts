@@ -5,6 +5,7 @@ import type { LlmClient } from '../llm/types.js';
 import type { ServerSummary } from '../mcp/types.js';
 import { timedGenerate, type LlmCallInfo, type LlmEventFrame } from './llm-call.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
+import { describeToday, systemClock, type Clock, type UserLocale } from './today.js';
 
 /** The perception prompt in prompts/. */
 export const PERCEPTION_TEMPLATE = 'perception.txt';
@@ -94,6 +95,8 @@ export async function perceive({
   promptsDir = DEFAULT_PROMPTS_DIR,
   signal,
   events,
+  clock = systemClock,
+  userLocale,
 }: {
   llm: LlmClient;
   query: string;
@@ -103,10 +106,14 @@ export async function perceive({
   signal?: AbortSignal;
   /** Where the request's live events go. */
   events?: LlmEventFrame;
+  /** Today's date for the prompt (default: the system clock). */
+  clock?: Clock;
+  /** The user's time zone and locale (default: the process's). */
+  userLocale?: UserLocale;
 }): Promise<Perception> {
   const prompt = await renderPromptFile(
     PERCEPTION_TEMPLATE,
-    { servers: describeServers(servers), query, memory_summary: memorySummary },
+    { servers: describeServers(servers), query, memory_summary: memorySummary, today: describeToday(clock(), userLocale) },
     promptsDir,
   );
   const generation = await timedGenerate(llm, { prompt, jsonSchema: PERCEPTION_JSON_SCHEMA, temperature: 0, signal }, events);

@@ -8,6 +8,13 @@ import type { Output } from './output.js';
 /** Models shown per provider in the text view; `--json` has them all (up to the listing's own bound). */
 export const MAX_MODELS_SHOWN = 60;
 
+const PROVIDER_TITLES: Record<ProviderListing['provider'], string> = {
+  gemini: 'Gemini',
+  ollama: 'Ollama',
+  openai: 'OpenAI-compatible',
+  anthropic: 'Anthropic',
+};
+
 export async function modelsCommand(config: LoadedConfig, options: { model?: string }, out: Output): Promise<number> {
   const setting = options.model ?? config.profile.llm.text_generation;
   const report = await listProviderModels({ setting, models: config.models.models, modelsFile: config.modelsFile, env: process.env });
@@ -26,7 +33,7 @@ export async function modelsCommand(config: LoadedConfig, options: { model?: str
 }
 
 function printListing(listing: ProviderListing, chosen: ModelChoice, auto: ModelChoice, out: Output): void {
-  const title = listing.provider === 'gemini' ? 'Gemini' : 'Ollama';
+  const title = PROVIDER_TITLES[listing.provider];
   if (listing.status !== 'listed') {
     out.line(`${title} at ${listing.endpoint}: ${listing.message ?? listing.status}`);
     return;

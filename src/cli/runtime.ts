@@ -6,7 +6,10 @@ import type { LoadedConfig } from '../config/load-config.js';
 import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
-import type { LlmClient } from '../llm/types.js';
+import { stagedLlm } from '../llm/staged-llm.js';
+import { instructedLlm } from '../llm/instructed-llm.js';
+import { findAgentsFiles, standingInstructions } from '../config/agents-md.js';
+import type { LlmClient, LlmStageName } from '../llm/types.js';
 import { approvalGateFor, askingPerson, type ApprovalGate, type AskUser } from '../policy/approval-gate.js';
 import { ownServerIds } from '../policy/approval-policy.js';
 import { approvalByElicitation, type Elicit } from '../mcp/elicitation.js';
@@ -145,6 +148,9 @@ export class Runtime {
       out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
       return replay;
     }
+    // Read once per start: the AGENTS.md files of the working folder up to its repository root, and the user's.
+    const agents = findAgentsFiles();
+    if (agents.length && out.verbose) out.info(`standing instructions: ${agents.map((f) => f.path + (f.cut ? ' (cut)' : '')).join(', ')}`);
     const connect = async () => {
       const { key, client, note } = await resolveTextModel({
         setting: options.model ?? config.profile.llm.text_generation,
@@ -153,7 +159,10 @@ export class Runtime {
         env: process.env,
       });
       out.info(`model: ${key} (${client.provider} ${client.model})`);
-      return options.record ? recordingLlm(client, options.record) : client;
+      // --model names the model of every stage; without it, profiles.yaml may give perception and decision their own.
+      const staged = options.model ? client : stagedLlm(client, await Runtime.stageModels(config, out));
+      const instructed = instructedLlm(staged, standingInstructions(agents));
+      return options.record ? recordingLlm(instructed, options.record) : instructed;
     };
     try {
       return await connect();
@@ -162,6 +171,19 @@ export class Runtime {
       out.error(`warning: ${err.message}\nStarting anyway: questions get a "no LLM" error until one is reachable.`);
       return pendingLlm(connect);
     }
+  }
+
+  /** The clients of the stages profiles.yaml gives a model of their own (llm.perception, llm.decision). */
+  private static async stageModels(config: LoadedConfig, out: Output): Promise<Partial<Record<LlmStageName, LlmClient>>> {
+    const stages: Partial<Record<LlmStageName, LlmClient>> = {};
+    for (const stage of ['perception', 'decision'] as const) {
+      const setting = config.profile.llm[stage];
+      if (!setting || setting === config.profile.llm.text_generation) continue;
+      const { key, client } = await resolveTextModel({ setting, models: config.models.models, modelsFile: config.modelsFile, env: process.env });
+      out.info(`model for ${stage}: ${key} (${client.provider} ${client.model})`);
+      stages[stage] = client;
+    }
+    return stages;
   }
 
   /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */

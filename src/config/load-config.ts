@@ -76,17 +76,26 @@ export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConf
  * The models the profile names must exist in models.yaml (and an embedding model must say which embedding model it
  * uses); the error points at the profile line naming the key, where the mistake is.
  */
+/** A provider model named directly, e.g. ollama:llama3.1:8b, anthropic:claude-haiku-4-5. */
+const PROVIDER_MODEL_RE = /^(gemini|ollama|openai|anthropic):.+$/;
+
 function checkModelKeys(profile: Profile, models: ModelsFile, where: { profileFile: string; profileText: string; modelsFile: string }): void {
   const defined = Object.keys(models.models);
   const known = defined.length ? `defined there: ${defined.join(', ')}` : 'it defines none';
-  const fail = (key: 'text_generation' | 'embedding', expected: string): never => {
+  const fail = (key: 'text_generation' | 'embedding' | 'perception' | 'decision', expected: string): never => {
     throw new ConfigError(where.profileFile, `llm.${key}`, expected, { line: configLine(where.profileText, ['llm', key]) });
   };
   const { text_generation: text, embedding } = profile.llm;
   if (text !== 'auto' && !models.models[text]) fail('text_generation', `names the model "${text}", which ${where.modelsFile} does not define (${known}); or use "auto"`);
+  for (const stage of ['perception', 'decision'] as const) {
+    const setting = profile.llm[stage];
+    if (setting === undefined || setting === 'auto' || models.models[setting] || PROVIDER_MODEL_RE.test(setting)) continue;
+    fail(stage, `names the model "${setting}", which ${where.modelsFile} does not define (${known}); or use a provider model such as openai:gpt-4.1-mini`);
+  }
   if (embedding === 'builtin') return;
   const model = models.models[embedding];
   if (!model) fail('embedding', `names the model "${embedding}", which ${where.modelsFile} does not define (${known}); or use "builtin"`);
+  else if (model.type === 'anthropic') fail('embedding', `names the model "${embedding}", an Anthropic entry, and Anthropic serves no embedding models; use "builtin" or another entry`);
   else if (!model.embedding_model) fail('embedding', `names the model "${embedding}", whose entry in ${where.modelsFile} has no embedding_model`);
 }
 

@@ -3,19 +3,28 @@ import { z } from 'zod';
 import { parseConfigText } from './parse.js';
 
 export const ModelConfigSchema = z.strictObject({
-  type: z.enum(['gemini', 'ollama']),
+  type: z.enum(['gemini', 'ollama', 'openai', 'anthropic']),
   /** Text-generation model name, e.g. gemini-flash-latest or qwen2.5-coder:7b. */
   model: z.string().min(1),
   /** Embedding model name, e.g. gemini-embedding-001 or nomic-embed-text. */
   embedding_model: z.string().min(1).optional(),
-  /** Gemini: API base URL (else GEMINI_BASE_URL). Ollama: host (else OLLAMA_HOST, else http://127.0.0.1:11434). */
+  /**
+   * Gemini: API base URL (else GEMINI_BASE_URL). Ollama: host (else OLLAMA_HOST, else http://127.0.0.1:11434).
+   * OpenAI: the server's base URL with its /v1 (else OPENAI_BASE_URL). Anthropic: else ANTHROPIC_BASE_URL.
+   */
   base_url: z.url().optional(),
-  /** Gemini: name of the environment variable holding the key (else GEMINI_API_KEY / GOOGLE_API_KEY). */
+  /** Name of the environment variable holding the key (else GEMINI_API_KEY / GOOGLE_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY). */
   api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
   /** Per-request timeout. Local models on a CPU are slow, hence the generous default. */
   timeout_ms: z.int().min(1_000).max(3_600_000).default(120_000),
   /** Retries on 429 / 5xx / network errors, with exponential backoff. */
   max_retries: z.int().min(0).max(10).default(3),
+  /** Sampling temperature for this model (a stage's own setting wins); else the provider's default. */
+  temperature: z.number().min(0).max(2).optional(),
+  /** Most tokens of one answer (a stage's own limit wins); Anthropic needs one and defaults to 8192. */
+  max_output_tokens: z.int().min(1).max(1_000_000).optional(),
+  /** The model's context window in tokens, when the provider does not report it (Ollama's num_ctx ceiling). */
+  context_tokens: z.int().min(256).max(10_000_000).optional(),
 });
 
 export const ModelsFileSchema = z.strictObject({

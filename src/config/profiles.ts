@@ -42,6 +42,10 @@ export const ProfileSchema = z.strictObject({
       embedding: z.string().min(1).default('builtin'),
       /** A key of models.yaml whose model reads images (captions figures, transcribes scans), or `none` (Tesseract OCR when installed). */
       vision: z.string().min(1).default('none'),
+      /** The model perception asks (a models.yaml key or provider:model, like text_generation); unset: text_generation's. */
+      perception: z.string().min(1).optional(),
+      /** The model that writes the plans (a models.yaml key or provider:model); unset: text_generation's. */
+      decision: z.string().min(1).optional(),
     })
     .prefault({}),
   persona: z

@@ -98,11 +98,19 @@ export function visionModel(profile: Profile, models: ModelsFile, profileFile: s
 
 function modelAccessEnv(model: ModelConfig, env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
+  const keyOf = (...names: string[]) => names.map((name) => env[name]).find(Boolean);
   if (model.type === 'ollama') {
     const host = model.base_url ?? env.OLLAMA_HOST;
     if (host) out.OLLAMA_HOST = host;
+  } else if (model.type === 'openai' || model.type === 'anthropic') {
+    // The server's client reads the ecosystem's own variables.
+    const prefix = model.type === 'openai' ? 'OPENAI' : 'ANTHROPIC';
+    const key = keyOf(...(model.api_key_env ? [model.api_key_env] : []), `${prefix}_API_KEY`);
+    if (key) out[`${prefix}_API_KEY`] = key;
+    const base = model.base_url ?? env[`${prefix}_BASE_URL`];
+    if (base) out[`${prefix}_BASE_URL`] = base;
   } else {
-    const key = (model.api_key_env && env[model.api_key_env]) || env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
+    const key = keyOf(...(model.api_key_env ? [model.api_key_env] : []), 'GEMINI_API_KEY', 'GOOGLE_API_KEY');
     if (key) out.GEMINI_API_KEY = key;
     const base = model.base_url ?? env.GEMINI_BASE_URL;
     if (base) out.GEMINI_BASE_URL = base;

@@ -23,7 +23,7 @@ export function sameModel(provider: string, listed: string, configured: string):
 
 /** The listed models that write text (not embedding models). */
 export function textModels(models: ProviderModel[]): ProviderModel[] {
-  return models.filter((m) => (m.actions ? m.actions.includes('generateContent') : !/embed|bge-|minilm|rerank/i.test(m.name)));
+  return models.filter((m) => (m.actions ? m.actions.includes('generateContent') : !/embed|bge-|minilm|rerank|whisper|tts|dall-e|moderation|transcribe/i.test(m.name)));
 }
 
 /**

@@ -7,6 +7,7 @@ import { LlmRequestError, LlmUnavailableError, ModelNotFoundError, errorMessage 
 import { DEFAULT_MODEL_SETTING, modelNotFoundFailure } from './check-model.js';
 import { describeStreamFailure, readStream, type StreamTuning } from './read-stream.js';
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
+import { applyModelSettings } from './model-settings.js';
 import { estimatePromptTokens } from './token-estimate.js';
 import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
@@ -145,7 +146,8 @@ export function createGeminiClient(
     setting,
     listModels,
 
-    async generate(request: GenerateRequest): Promise<GenerateResult> {
+    async generate(asked: GenerateRequest): Promise<GenerateResult> {
+      const request = applyModelSettings(asked, config);
       const { onProgress } = request;
       const limit = await inputLimit(config.model, request.signal);
       const promptTokens = estimatePromptTokens(`${request.system ?? ''}\n${request.prompt}`);
@@ -201,6 +203,7 @@ export function createGeminiClient(
           completionTokens: final ? completionTokensOf(final) ?? 0 : 0,
         },
         latencyMs,
+        ...(final?.candidates?.[0]?.finishReason === 'MAX_TOKENS' ? { hitOutputLimit: true } : {}),
       };
     },
 

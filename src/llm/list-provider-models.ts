@@ -2,18 +2,28 @@
 import type { ModelConfig } from '../config/models.js';
 import { errorMessage } from '../errors.js';
 import { MODEL_CHECK_TIMEOUT_MS, sameModel } from './check-model.js';
+import { ANTHROPIC_DEFAULT_BASE_URL, anthropicBaseUrl, createAnthropicClient, findAnthropicKey } from './anthropic-client.js';
 import { createGeminiClient, findGeminiKey } from './gemini-client.js';
 import { createOllamaClient } from './ollama-client.js';
 import { resolveOllamaHost } from './ollama-host.js';
-import { DEFAULT_GEMINI_MODEL, DEFAULT_OLLAMA_MODEL, modelForSetting, probeOllama, resolveTextModel } from './select.js';
-import type { ProviderModel } from './types.js';
+import { OPENAI_DEFAULT_BASE_URL, createOpenAiClient, findOpenAiKey, openAiBaseUrl } from './openai-client.js';
+import {
+  DEFAULT_ANTHROPIC_MODEL,
+  DEFAULT_GEMINI_MODEL,
+  DEFAULT_OLLAMA_MODEL,
+  DEFAULT_OPENAI_MODEL,
+  modelForSetting,
+  probeOllama,
+  resolveTextModel,
+} from './select.js';
+import type { LlmClient, ProviderModel } from './types.js';
 
 /** One provider's answer: its models, or why none were listed. */
 export interface ProviderListing {
-  provider: 'gemini' | 'ollama';
+  provider: ModelConfig['type'];
   /** Where it was asked: a base URL or host. */
   endpoint: string;
-  /** listed: `models` holds what it serves; no_key: Gemini without a key; unreachable: Ollama not answering; error: see `message`. */
+  /** listed: `models` holds what it serves; no_key: a hosted API without a key; unreachable: Ollama not answering; error: see `message`. */
   status: 'listed' | 'no_key' | 'unreachable' | 'error';
   /** Plain words for every status but `listed`. */
   message?: string;
@@ -39,17 +49,22 @@ export interface ListProviderModelsOptions {
   env: NodeJS.ProcessEnv;
 }
 
-/** Asks each provider for its models (Gemini only with a key, Ollama only when it answers) and works out the default and `auto`. Never throws. */
+/**
+ * Asks each provider for its models (Gemini, Anthropic and OpenAI only with a key or their own base URL, Ollama only
+ * when it answers) and works out the default and `auto`. Never throws.
+ */
 export async function listProviderModels(options: ListProviderModelsOptions): Promise<ModelsReport> {
   const { setting, models, modelsFile, env } = options;
   const first = (type: ModelConfig['type']) => Object.values(models).find((m) => m.type === type);
-  const [gemini, ollama] = await Promise.all([
+  const providers = await Promise.all([
     geminiListing(first('gemini') ?? DEFAULT_GEMINI_MODEL, env),
+    anthropicListing(first('anthropic') ?? DEFAULT_ANTHROPIC_MODEL, env),
+    openAiListing(first('openai') ?? DEFAULT_OPENAI_MODEL, env),
     ollamaListing(first('ollama') ?? DEFAULT_OLLAMA_MODEL, env),
   ]);
   const auto = await choose('auto', options);
   const chosen = setting === 'auto' ? auto : await choose(setting, { setting, models, modelsFile, env });
-  return { providers: [gemini, ollama], setting, default: chosen, auto };
+  return { providers, setting, default: chosen, auto };
 }
 
 /** True when `model` of `provider` is the given choice. */
@@ -98,5 +113,31 @@ async function ollamaListing(config: ModelConfig, env: NodeJS.ProcessEnv): Promi
     return { provider: 'ollama', endpoint: host, status: 'listed', models: await client.listModels({ signal: AbortSignal.timeout(MODEL_CHECK_TIMEOUT_MS) }) };
   } catch (err) {
     return { provider: 'ollama', endpoint: host, status: 'error', message: errorMessage(err), models: [] };
+  }
+}
+
+async function anthropicListing(config: ModelConfig, env: NodeJS.ProcessEnv): Promise<ProviderListing> {
+  const endpoint = anthropicBaseUrl(config, env);
+  if (!findAnthropicKey(config, env) && endpoint === ANTHROPIC_DEFAULT_BASE_URL) {
+    return { provider: 'anthropic', endpoint, status: 'no_key', message: 'no key: export ANTHROPIC_API_KEY=<key> to use Anthropic', models: [] };
+  }
+  return listed('anthropic', endpoint, () => createAnthropicClient({ ...config, max_retries: 0 }, env));
+}
+
+async function openAiListing(config: ModelConfig, env: NodeJS.ProcessEnv): Promise<ProviderListing> {
+  const endpoint = openAiBaseUrl(config, env);
+  if (!findOpenAiKey(config, env) && endpoint === OPENAI_DEFAULT_BASE_URL) {
+    const message = 'no key: export OPENAI_API_KEY=<key>, or OPENAI_BASE_URL=<server>/v1 for an OpenAI-compatible server';
+    return { provider: 'openai', endpoint, status: 'no_key', message, models: [] };
+  }
+  return listed('openai', endpoint, () => createOpenAiClient({ ...config, max_retries: 0 }, env));
+}
+
+async function listed(provider: ModelConfig['type'], endpoint: string, create: () => LlmClient): Promise<ProviderListing> {
+  try {
+    const models = (await create().listModels?.({ signal: AbortSignal.timeout(MODEL_CHECK_TIMEOUT_MS) })) ?? [];
+    return { provider, endpoint, status: 'listed', models };
+  } catch (err) {
+    return { provider, endpoint, status: 'error', message: errorMessage(err), models: [] };
   }
 }

@@ -6,6 +6,7 @@ import { embedInBatches } from './embed-in-batches.js';
 import type { ModelConfig } from '../config/models.js';
 import { LlmRequestError, errorMessage } from '../errors.js';
 import { FALLBACK_CONTEXT_TOKENS, contextLengthOf, sizeNumCtx } from './ollama-context.js';
+import { applyModelSettings } from './model-settings.js';
 import { resolveOllamaHost } from './ollama-host.js';
 import { describeStreamFailure, readStream, type StreamTuning } from './read-stream.js';
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
@@ -110,7 +111,8 @@ export function createOllamaClient(
     setting,
     listModels,
 
-    async generate(request: GenerateRequest): Promise<GenerateResult> {
+    async generate(asked: GenerateRequest): Promise<GenerateResult> {
+      const request = applyModelSettings(asked, config);
       const { onProgress } = request;
       const messages: Message[] = [];
       if (request.system) messages.push({ role: 'system', content: request.system });
@@ -119,7 +121,8 @@ export function createOllamaClient(
         content: request.prompt,
         ...(request.images?.length ? { images: request.images.map((image) => Buffer.from(image.data).toString('base64')) } : {}),
       });
-      const known = await contextLength(config.model, request.signal);
+      // The entry's context_tokens, when set, is the window (e.g. smaller, to save memory); else what /api/show says.
+      const known = config.context_tokens ?? (await contextLength(config.model, request.signal));
       if (known === undefined && onProgress && !toldUnknown.has(config.model)) {
         toldUnknown.add(config.model);
         onProgress({ kind: 'notice', message: `${config.model} does not report its context length; assuming ${FALLBACK_CONTEXT_TOKENS} tokens.` });
@@ -171,6 +174,7 @@ export function createOllamaClient(
         model: config.model,
         usage: { promptTokens: value.last?.prompt_eval_count ?? 0, completionTokens: value.last?.eval_count ?? 0 },
         latencyMs,
+        ...(value.last?.done_reason === 'length' ? { hitOutputLimit: true } : {}),
       };
     },
 

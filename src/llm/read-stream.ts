@@ -27,11 +27,15 @@ export class StreamFailure extends Error {
     message: string,
     /** Characters of reply text that had arrived (0: nothing usable, safe to retry). */
     readonly receivedChars: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; partial?: string },
   ) {
     super(message, options);
     this.name = 'StreamFailure';
+    this.partial = options?.partial ?? '';
   }
+
+  /** The reply text that had arrived, so a caller can ask the model to go on from there. */
+  readonly partial: string;
 }
 
 export interface ReadStreamOptions<T> {
@@ -82,14 +86,15 @@ export async function readStream<T>(options: ReadStreamOptions<T>): Promise<{ te
     }
   } catch (err) {
     clearTimeout(timer);
-    const failure = asStreamFailure(err, text.length);
-    if (!failure) throw err;
+    const found = asStreamFailure(err, text.length);
+    if (!found) throw err;
+    const failure = found.kind === 'too_large' ? found : new StreamFailure(found.kind, found.message, found.receivedChars, { cause: found.cause, partial: text });
     stop(failure);
     void iterator.return?.().catch(() => undefined);
     throw failure;
   }
   if (!finished) {
-    throw new StreamFailure('cut', cutMessage(text.length, 'the stream ended before the reply was complete'), text.length);
+    throw new StreamFailure('cut', cutMessage(text.length, 'the stream ended before the reply was complete'), text.length, { partial: text });
   }
   return { text, last };
 }

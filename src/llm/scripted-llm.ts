@@ -2,8 +2,11 @@
 import { LlmRequestError } from '../errors.js';
 import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, TokenUsage } from './types.js';
 
-/** One scripted answer: fixed text, or a function of the request (it may throw to simulate a failure). */
-export type ScriptedTurn = string | ((request: GenerateRequest, index: number) => string | Promise<string>);
+/**
+ * One scripted answer: fixed text, text the provider says stopped at the output limit, or a function of the request
+ * (it may throw to simulate a failure).
+ */
+export type ScriptedTurn = string | { text: string; hitOutputLimit: true } | ((request: GenerateRequest, index: number) => string | Promise<string>);
 
 export interface ScriptedLlmOptions {
   /** Answers in the order the requests will arrive. */
@@ -75,9 +78,10 @@ export class ScriptedLlm implements LlmClient {
       throw new LlmRequestError(this.provider, `no scripted turn left for request #${index + 1} ("${start}…")`);
     }
     const started = performance.now();
-    const text = typeof turn === 'string' ? turn : await turn(request, index);
+    const text = typeof turn === 'string' ? turn : typeof turn === 'object' ? turn.text : await turn(request, index);
     const usage = typeof this.usage === 'function' ? this.usage(request, text) : { ...this.usage };
-    return { text, model: this.model, usage, latencyMs: performance.now() - started };
+    const cut = typeof turn === 'object' ? { hitOutputLimit: true } : {};
+    return { text, model: this.model, usage, latencyMs: performance.now() - started, ...cut };
   }
 
   async embed(texts: string[]): Promise<EmbedResult> {

@@ -1,9 +1,11 @@
-// Picks the text model: a models.yaml key, any provider model by name, or `auto` (Gemini if a key is set, else a running Ollama).
+// Picks the text model: a models.yaml key, any provider model by name, or `auto` (Gemini, Anthropic, OpenAI-compatible by key, else a running Ollama).
 import type { ModelConfig } from '../config/models.js';
 import { ConfigError, LlmUnavailableError } from '../errors.js';
 import { sameModel, textModels } from './check-model.js';
+import { ANTHROPIC_DEFAULT_BASE_URL, anthropicBaseUrl, createAnthropicClient, findAnthropicKey } from './anthropic-client.js';
 import { createGeminiClient, findGeminiKey } from './gemini-client.js';
 import { createOllamaClient } from './ollama-client.js';
+import { OPENAI_DEFAULT_BASE_URL, createOpenAiClient, findOpenAiKey, openAiBaseUrl } from './openai-client.js';
 import { resolveOllamaHost } from './ollama-host.js';
 import type { StreamTuning } from './read-stream.js';
 import type { RetryTuning } from './retry.js';
@@ -32,18 +34,54 @@ export const DEFAULT_OLLAMA_MODEL: ModelConfig = {
   max_retries: 3,
 };
 
+/** Used when models.yaml has no openai entry and the server is OpenAI's own. */
+export const DEFAULT_OPENAI_MODEL: ModelConfig = {
+  type: 'openai',
+  model: 'gpt-4.1-mini',
+  embedding_model: 'text-embedding-3-small',
+  timeout_ms: 120_000,
+  max_retries: 3,
+};
+
+/** Used when models.yaml has no anthropic entry and /v1/models cannot say which Sonnet is current (the newest Sonnet @anthropic-ai/sdk 1.14 names). */
+export const DEFAULT_ANTHROPIC_MODEL: ModelConfig = {
+  type: 'anthropic',
+  model: 'claude-sonnet-5-5',
+  timeout_ms: 120_000,
+  max_retries: 3,
+};
+
+/** How long `auto` waits for an OpenAI-compatible or Anthropic /v1/models when it must learn which model to use. */
+export const MODEL_LIST_TIMEOUT_MS = 5_000;
+
 /** The providers a `provider:model` setting may name. */
-export const PROVIDERS = ['gemini', 'ollama'] as const;
+export const PROVIDERS = ['gemini', 'ollama', 'openai', 'anthropic'] as const;
+
+const DEFAULTS: Record<ModelConfig['type'], ModelConfig> = {
+  gemini: DEFAULT_GEMINI_MODEL,
+  ollama: DEFAULT_OLLAMA_MODEL,
+  openai: DEFAULT_OPENAI_MODEL,
+  anthropic: DEFAULT_ANTHROPIC_MODEL,
+};
 
 type Tuning = RetryTuning & StreamTuning;
 
 /**
  * Creates the client for a models.yaml entry, by its `type`; `setting` says where its model name was set (for messages).
- * @throws LlmUnavailableError (Gemini without a key), ConfigError (an unreadable Ollama host).
+ * @throws LlmUnavailableError (Gemini, Anthropic or OpenAI's own API without a key), ConfigError (an unreadable Ollama host).
  */
 export function createLlmClient(config: ModelConfig, env: NodeJS.ProcessEnv, tuning?: Tuning, setting?: string): LlmClient {
   const options = setting ? { setting } : {};
-  return config.type === 'gemini' ? createGeminiClient(config, env, tuning, options) : createOllamaClient(config, env, tuning, options);
+  switch (config.type) {
+    case 'gemini':
+      return createGeminiClient(config, env, tuning, options);
+    case 'openai':
+      return createOpenAiClient(config, env, tuning, options);
+    case 'anthropic':
+      return createAnthropicClient(config, env, tuning, options);
+    default:
+      return createOllamaClient(config, env, tuning, options);
+  }
 }
 
 /** True when an Ollama server answers GET {host}/api/version within `timeoutMs`. Never throws. */
@@ -60,7 +98,8 @@ export async function probeOllama(host: string, timeoutMs = OLLAMA_PROBE_TIMEOUT
 export interface ResolveTextModelOptions {
   /**
    * profiles.yaml `llm.text_generation` or `--model`: a models.yaml key, 'auto', `provider:model`
-   * (`ollama:llama3.1:8b`, `gemini:gemini-2.5-flash`), or a bare provider model name (`llama3.1:8b`, `gemini-2.5-pro`).
+   * (`ollama:llama3.1:8b`, `gemini:gemini-2.5-flash`, `openai:gpt-4.1-mini`, `anthropic:claude-sonnet-5-5`), or a bare
+   * provider model name (`llama3.1:8b`, `gemini-2.5-pro`, `claude-…`).
    */
   setting: string;
   /** The `models` map of models.yaml. */
@@ -89,7 +128,7 @@ export function modelForSetting(
 ): { key: string; config: ModelConfig; setting: string } {
   const entry = models[setting];
   if (entry) return { key: setting, config: entry, setting: `models.${setting}.model in ${modelsFile}, or --model` };
-  const prefixed = /^(gemini|ollama):(.+)$/.exec(setting);
+  const prefixed = /^(gemini|ollama|openai|anthropic):(.+)$/.exec(setting);
   const type = prefixed ? (prefixed[1] as ModelConfig['type']) : bareProvider(setting);
   const name = prefixed ? prefixed[2]! : setting;
   if (!type) {
@@ -97,25 +136,30 @@ export function modelForSetting(
     throw new ConfigError(
       modelsFile,
       `models.${setting}`,
-      `no such model (defined: ${known}; or "auto", or a provider model such as ollama:llama3.1:8b or gemini:gemini-flash-latest)`,
+      `no such model (defined: ${known}; or "auto", or a provider model such as ollama:llama3.1:8b, gemini:gemini-flash-latest, openai:gpt-4.1-mini or anthropic:claude-sonnet-5-5)`,
     );
   }
-  const base = firstOfType(models, type)?.config ?? (type === 'gemini' ? DEFAULT_GEMINI_MODEL : DEFAULT_OLLAMA_MODEL);
+  const base = firstOfType(models, type)?.config ?? DEFAULTS[type];
   return { key: `${type}:${name}`, config: { ...base, model: name }, setting: `--model or llm.text_generation (now "${setting}")` };
 }
 
-/** The provider of a bare model name: gemini-… is Gemini; a name with a tag or a namespace (llama3.1:8b, user/model) is Ollama. */
+/**
+ * The provider of a bare model name: gemini-… is Gemini, claude-… Anthropic; a name with a tag or a namespace
+ * (llama3.1:8b, user/model) is Ollama. Other OpenAI-compatible models need the openai: prefix (a bare name is ambiguous).
+ */
 function bareProvider(name: string): ModelConfig['type'] | undefined {
   if (/^(models\/)?gemini-/.test(name)) return 'gemini';
+  if (/^claude-[^:/]+$/.test(name)) return 'anthropic';
   if (/[:/]/.test(name)) return 'ollama';
   return undefined;
 }
 
 /**
- * Chooses the text model and creates its client. A key, `provider:model` or model name: that model. `auto`: Gemini
- * when a key for the first gemini entry (or GEMINI_API_KEY / GOOGLE_API_KEY) is set; else Ollama when it answers
- * at its host (first ollama entry, else built-in defaults), falling back to a pulled model (with a note) when the
- * default one is not pulled; else LlmUnavailableError saying how to set up either.
+ * Chooses the text model and creates its client. A key, `provider:model` or model name: that model. `auto`, first
+ * that is set up: Gemini (a key for the first gemini entry, or GEMINI_API_KEY / GOOGLE_API_KEY); Anthropic (a key, or
+ * ANTHROPIC_BASE_URL); an OpenAI-compatible server (a key, or OPENAI_BASE_URL, whose model list answers); else Ollama
+ * when it answers at its host, falling back to a pulled model (with a note) when the default one is not pulled;
+ * else LlmUnavailableError saying how to set up any of them.
  * @throws ConfigError when `setting` names nothing; LlmUnavailableError as above.
  */
 export async function resolveTextModel(options: ResolveTextModelOptions): Promise<ResolvedTextModel> {
@@ -124,34 +168,78 @@ export async function resolveTextModel(options: ResolveTextModelOptions): Promis
     const chosen = modelForSetting(setting, models, modelsFile);
     return { key: chosen.key, client: createLlmClient(chosen.config, env, tuning, chosen.setting) };
   }
+  const where = (entry: { key: string } | undefined, type: string, example: string) =>
+    entry ? `models.${entry.key}.model in ${modelsFile}, or --model` : `--model (e.g. ${type}:${example}), or a ${type} entry in ${modelsFile}`;
 
   const gemini = firstOfType(models, 'gemini');
   const geminiConfig = gemini?.config ?? DEFAULT_GEMINI_MODEL;
   if (findGeminiKey(geminiConfig, env)) {
-    const where = gemini ? `models.${gemini.key}.model in ${modelsFile}, or --model` : `--model (e.g. gemini:gemini-2.5-flash), or a gemini entry in ${modelsFile}`;
-    return { key: gemini?.key ?? geminiConfig.model, client: createGeminiClient(geminiConfig, env, tuning, { setting: where }) };
+    return { key: gemini?.key ?? geminiConfig.model, client: createGeminiClient(geminiConfig, env, tuning, { setting: where(gemini, 'gemini', 'gemini-2.5-flash') }) };
   }
+  const hosted = (await autoAnthropic(models, env, tuning, where)) ?? (await autoOpenAi(models, env, tuning, where));
+  if (hosted) return hosted;
+
   const ollama = firstOfType(models, 'ollama');
   const ollamaConfig = ollama?.config ?? DEFAULT_OLLAMA_MODEL;
   const host = resolveOllamaHost(ollamaConfig.base_url, env);
   if (await probe(host)) {
-    const where = ollama ? `models.${ollama.key}.model in ${modelsFile}, or --model` : `--model (e.g. ollama:llama3.1:8b), or an ollama entry in ${modelsFile}`;
-    const client = createOllamaClient(ollamaConfig, env, tuning, { setting: where });
+    const setting = where(ollama, 'ollama', 'llama3.1:8b');
+    const client = createOllamaClient(ollamaConfig, env, tuning, { setting });
     const fallback = await pulledFallback(client, ollamaConfig.model);
     if (fallback) {
       return {
         key: `ollama:${fallback}`,
-        client: createOllamaClient({ ...ollamaConfig, model: fallback }, env, tuning, { setting: where }),
+        client: createOllamaClient({ ...ollamaConfig, model: fallback }, env, tuning, { setting }),
         note: `${ollamaConfig.model} is not pulled, so auto uses ${fallback}, a model this Ollama has (run \`ollama pull ${ollamaConfig.model}\` to use the default).`,
       };
     }
     return { key: ollama?.key ?? ollamaConfig.model, client };
   }
   throw new LlmUnavailableError(
-    `No LLM is available: export GEMINI_API_KEY=<your key> to use Gemini, or install Ollama (https://ollama.com), ` +
+    `No LLM is available: export GEMINI_API_KEY=<your key> to use Gemini (or ANTHROPIC_API_KEY, OPENAI_API_KEY, or OPENAI_BASE_URL ` +
+      `for an OpenAI-compatible server), or install Ollama (https://ollama.com), ` +
       `start it with \`ollama serve\` and then run \`ollama pull ${ollamaConfig.model}\`, or set OLLAMA_HOST to a running server ` +
       `(nothing answered at ${host}).`,
   );
+}
+
+type Where = (entry: { key: string } | undefined, type: string, example: string) => string;
+
+/**
+ * Anthropic for `auto` when a key (or ANTHROPIC_BASE_URL) is set: its entry, else the newest Sonnet its model list
+ * names (the list is newest first), else DEFAULT_ANTHROPIC_MODEL when the list cannot be read.
+ */
+async function autoAnthropic(models: Record<string, ModelConfig>, env: NodeJS.ProcessEnv, tuning: Tuning | undefined, where: Where): Promise<ResolvedTextModel | undefined> {
+  const entry = firstOfType(models, 'anthropic');
+  const config = entry?.config ?? DEFAULT_ANTHROPIC_MODEL;
+  if (!findAnthropicKey(config, env) && anthropicBaseUrl(config, env) === ANTHROPIC_DEFAULT_BASE_URL) return undefined;
+  const setting = where(entry, 'anthropic', 'claude-sonnet-5-5');
+  const client = createAnthropicClient(config, env, tuning, { setting });
+  if (entry) return { key: entry.key, client };
+  const listed = await client.listModels({ signal: AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS) }).catch(() => undefined);
+  const newest = listed?.find((m) => /sonnet/i.test(m.name))?.name ?? listed?.[0]?.name;
+  if (!newest || newest === config.model) return { key: `anthropic:${config.model}`, client };
+  return { key: `anthropic:${newest}`, client: createAnthropicClient({ ...config, model: newest }, env, tuning, { setting }) };
+}
+
+/**
+ * An OpenAI-compatible server for `auto` when a key or OPENAI_BASE_URL is set: its entry; else on OpenAI's own API
+ * DEFAULT_OPENAI_MODEL; else (a local or third-party server) the model its list offers (a coding model first),
+ * skipped when the list does not answer.
+ */
+async function autoOpenAi(models: Record<string, ModelConfig>, env: NodeJS.ProcessEnv, tuning: Tuning | undefined, where: Where): Promise<ResolvedTextModel | undefined> {
+  const entry = firstOfType(models, 'openai');
+  const config = entry?.config ?? DEFAULT_OPENAI_MODEL;
+  const baseUrl = openAiBaseUrl(config, env);
+  const own = baseUrl === OPENAI_DEFAULT_BASE_URL;
+  if (!findOpenAiKey(config, env) && own) return undefined;
+  const setting = where(entry, 'openai', 'gpt-4.1-mini');
+  const client = createOpenAiClient(config, env, tuning, { setting });
+  if (entry || own) return { key: entry?.key ?? `openai:${config.model}`, client };
+  const listed = await client.listModels({ signal: AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS) }).catch(() => undefined);
+  const served = listed && pickPulledModel(listed);
+  if (!served) return undefined;
+  return { key: `openai:${served}`, client: createOpenAiClient({ ...config, model: served }, env, tuning, { setting }) };
 }
 
 /** A pulled model to use when `wanted` is not pulled; undefined when it is, when none is, or the list cannot be read. */
@@ -161,7 +249,7 @@ async function pulledFallback(client: LlmClient, wanted: string): Promise<string
   return pickPulledModel(pulled);
 }
 
-/** The pulled model `auto` prefers: a coding model, else the first text model listed (Ollama lists the newest first). */
+/** The served model `auto` prefers: a coding model, else the first text model listed (Ollama lists the newest first). */
 export function pickPulledModel(models: ProviderModel[]): string | undefined {
   const text = textModels(models);
   return (text.find((m) => /coder/i.test(m.name)) ?? text[0])?.name;

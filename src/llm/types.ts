@@ -18,9 +18,14 @@ export interface GenerateRequest {
   /** Most tokens the answer may have (Ollama `num_predict`, Gemini `maxOutputTokens`); default the model's own. */
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /** The agent stage asking (set by the agent), so a client that serves stages with different models can route it. */
+  stage?: LlmStageName;
   /** Live news of the request while it runs (streamed text, retries), for progress displays. Must not throw. */
   onProgress?: (progress: LlmProgress) => void;
 }
+
+/** The agent stages that ask a model to write: profiles.yaml `llm.perception` / `llm.decision` may give each its own. */
+export type LlmStageName = 'perception' | 'decision';
 
 /**
  * What a client reports while a request runs:
@@ -46,6 +51,11 @@ export interface GenerateResult {
   model: string;
   usage: TokenUsage;
   latencyMs: number;
+  /**
+   * True when the provider says the reply stopped because it reached the output-token limit (Ollama done_reason
+   * "length", Gemini MAX_TOKENS, OpenAI finish_reason "length", Anthropic stop_reason "max_tokens").
+   */
+  hitOutputLimit?: boolean;
 }
 
 export interface EmbedResult {
@@ -54,15 +64,17 @@ export interface EmbedResult {
   latencyMs: number;
 }
 
-/** A language model client. Implementations: Gemini, Ollama, and the scripted test client. */
+/** A language model client. Implementations: Gemini, Ollama, OpenAI-compatible, Anthropic, and the scripted test client. */
 export interface LlmClient {
-  /** Provider name, e.g. 'gemini', 'ollama', 'scripted'. */
+  /** Provider name, e.g. 'gemini', 'ollama', 'openai', 'anthropic', 'scripted'. */
   readonly provider: string;
   /** The text model's name. */
   readonly model: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** Embeds texts with the configured embedding model; throws LlmRequestError if there is none. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbedResult>;
+  /** The model a stage's requests go to, when the client routes stages to different models. */
+  modelFor?(stage: LlmStageName): string;
   /** The models the provider serves (bounded list); absent for clients without a provider (scripted, replay). */
   listModels?(options?: { signal?: AbortSignal }): Promise<ProviderModel[]>;
 }

@@ -39,8 +39,8 @@ export function looksLikeCode(text: string): boolean {
 
 /**
  * The fenced blocks of a reply, in order. A fence closes at the first later fence line where the
- * body parses as code; when none does, at the first later fence line (so a ``` inside a template
- * literal does not end the block). A fence never closed runs to the end of the reply, less any
+ * body parses as code; else at a later one where it parses once the ``` lines inside are escaped (a
+ * template literal holding a markdown fence); else at the first later fence line. A fence never closed runs to the end of the reply, less any
  * prose after the code. A language word alone on an unlabelled fence's first line is its label.
  * `parse` is how a body is parsed (prepareCode passes one that keeps the trees for reuse).
  */
@@ -66,6 +66,14 @@ export function findFencedBlocks(text: string, parse: typeof parseCode = parseCo
     const closers = sameKind.length > 0 ? sameKind : fenceAt.slice(k + 1).filter((i) => i > open);
     const body = (end: number) => lines.slice(open + 1, end).join('\n');
     const parsing = closers.slice(0, MAX_CLOSERS_TRIED).find((end) => parse(body(end)).ok);
+    // A ``` line inside a template literal (left unescaped) is text, not a fence: escaped, the block reads whole.
+    const escaped = (end: number) => lines.slice(open + 1, end).map(escapeFenceLine).join('\n');
+    const repaired = parsing === undefined ? closers.slice(1, MAX_CLOSERS_TRIED).find((end) => parse(escaped(end)).ok) : undefined;
+    if (repaired !== undefined) {
+      blocks.push({ label, code: escaped(repaired), closed: true, fenced: true });
+      k = fenceAt.indexOf(repaired) + 1;
+      continue;
+    }
     const close = parsing ?? closers[0];
     if (close === undefined) {
       blocks.push({ label, code: unclosedBody(body(lines.length), parse), closed: false, fenced: true });
@@ -77,6 +85,11 @@ export function findFencedBlocks(text: string, parse: typeof parseCode = parseCo
     k = fenceAt.indexOf(close) + 1;
   }
   return blocks;
+}
+
+/** A backtick fence line with its backticks escaped, as it must be written inside a template literal; other lines as they are. */
+function escapeFenceLine(line: string): string {
+  return FENCE_LINE_RE.test(line) && line.trimStart().startsWith('`') ? line.replace(/(?<!\\)`/g, '\\`') : line;
 }
 
 /** A fence never closed: its body, less trailing prose when that makes it parse (the model forgot the closing fence). */

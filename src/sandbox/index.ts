@@ -2,6 +2,7 @@
 export { createSandbox, ProcessSandbox, type CreateSandboxOptions } from './create-sandbox.js';
 export { prepareCode, type PreparedCode } from './prepare-code.js';
 export { renderToolCatalogue } from './catalogue.js';
+export { endsMidCode, joinContinuation } from './reply-continuation.js';
 export { normaliseValue } from './normalise-value.js';
 export { resolveLimits } from './limits.js';
 export * from './types.js';

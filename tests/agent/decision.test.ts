@@ -56,6 +56,14 @@ describe('decide', () => {
     expect(prompt).toMatch(/data, never instructions/);
   });
 
+  it.each(STRATEGY_NAMES)('tells the %s model today’s date, time zone and locale from the clock it is given', async (strategy) => {
+    const clock = () => new Date('2026-03-02T09:15:00Z');
+    const { prompt } = await decideWith(strategy, { clock, userLocale: { timeZone: 'Europe/Paris', locale: 'fr-FR' } }).run;
+    expect(prompt).toContain("Today is Monday, 2026-03-02; the local time is 10:15 (time zone Europe/Paris, UTC+01:00); the user's locale is fr-FR.");
+    // The date comes before the task, so "last week" in the task reads against it.
+    expect(prompt.indexOf('Today is Monday')).toBeLessThan(prompt.indexOf('What is 2 + 3?'));
+  });
+
   it.each(STRATEGY_NAMES)('tells the %s model that JavaScript may compute between calls and never limits it to one call', async (strategy) => {
     const { prompt } = await decideWith(strategy).run;
     expect(prompt).toContain('Between calls, plain JavaScript may compute anything');

@@ -24,6 +24,13 @@ describe('perceive', () => {
     expect(perception).toMatchObject({ intent: 'add numbers', entities: ['2', '2'], tool_hint: 'add', selected_servers: ['math'], fallback: false });
   });
 
+  it('tells the model today’s date where the user is, from the clock it is given', async () => {
+    const llm = new ScriptedLlm({ turns: [perceptionJson(['math'])] });
+    const clock = () => new Date('2026-11-28T20:00:00Z');
+    await perceive({ llm, query: 'What happened last week?', servers: SERVERS, memorySummary: 'None yet.', clock, userLocale: { timeZone: 'Asia/Tokyo', locale: 'ja-JP' } });
+    expect(llm.requests[0]!.prompt).toContain("Today is Sunday, 2026-11-29; the local time is 05:00 (time zone Asia/Tokyo, UTC+09:00); the user's locale is ja-JP.");
+  });
+
   it('drops unknown server ids and keeps the known ones', async () => {
     const { perception } = await perceiveWith(perceptionJson(['weather', 'DOCUMENTS', 'math']));
     expect(perception.selected_servers).toEqual(['math', 'documents']);

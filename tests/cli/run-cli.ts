@@ -14,13 +14,13 @@ const CLI_RUN_TIMEOUT_MS = 60_000;
 
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string; wrap?: (command: string, args: string[]) => { command: string; args: string[] } } = {},
+  options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string; wrap?: (command: string, args: string[]) => { command: string; args: string[] } } = {},
 ): Promise<CliRun> {
   const plain = { command: process.execPath, args: [join(PROJECT_ROOT, 'bin', 'cortex.js'), ...args] };
   const { command, args: argv } = options.wrap ? options.wrap(plain.command, plain.args) : plain;
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
-      cwd: PROJECT_ROOT,
+      cwd: options.cwd ?? PROJECT_ROOT,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       timeout: CLI_RUN_TIMEOUT_MS,
     });

@@ -101,6 +101,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ profilePath: join(bad, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml: llm\.vision: "llava" is not a key of .*\(or use none\)/);
   });
 
+  it('gives the documents server an OpenAI-compatible or Anthropic vision model with the ecosystem’s variables', () => {
+    const root = project({
+      'profiles.yaml': `llm:\n  vision: eyes\nmcp_servers:\n  - {id: d, script: ${DOCUMENTS}}\n`,
+      'models.yaml': 'models:\n  eyes: {type: openai, model: qwen2.5-vl, base_url: "http://127.0.0.1:1234/v1", api_key_env: LMS_KEY}\n',
+    });
+    const [d] = loadConfig({ profilePath: join(root, 'config', 'profiles.yaml'), env: { LMS_KEY: 'k1', ANTHROPIC_API_KEY: 'k2' } }).servers;
+    expect(d!.env).toMatchObject({ CORTEX_VISION_MODEL: 'openai:qwen2.5-vl', OPENAI_API_KEY: 'k1', OPENAI_BASE_URL: 'http://127.0.0.1:1234/v1' });
+    expect(d!.env).not.toHaveProperty('ANTHROPIC_API_KEY');
+    const claude = project({ 'profiles.yaml': `llm:\n  vision: eyes\nmcp_servers:\n  - {id: d, script: ${DOCUMENTS}}\n`, 'models.yaml': 'models:\n  eyes: {type: anthropic, model: claude-haiku-5-5}\n' });
+    const [c] = loadConfig({ profilePath: join(claude, 'config', 'profiles.yaml'), env: { ANTHROPIC_API_KEY: 'k2' } }).servers;
+    expect(c!.env).toMatchObject({ CORTEX_VISION_MODEL: 'anthropic:claude-haiku-5-5', ANTHROPIC_API_KEY: 'k2' });
+  });
+
   it('names llm.embedding when it is not a model key', () => {
     const root = project({ 'profiles.yaml': 'llm:\n  embedding: nope\n' });
     expect(() => loadConfig({ profilePath: join(root, 'config', 'profiles.yaml') })).toThrow(/profiles\.yaml:2: llm\.embedding: names the model "nope", which .*models\.yaml does not define \(it defines none\); or use "builtin"/);

@@ -92,6 +92,18 @@ describe('loadConfig, mistakes blamed where they are', () => {
     );
   });
 
+  it('blames a stage model that names nothing on its profile line, and takes a provider model there', () => {
+    const profilePath = project('llm:\n  perception: openai:gpt-4.1-mini\n  decision: gpt9\n', 'models:\n  local: {type: ollama, model: m}\n');
+    expect(messageOf(() => loadConfig({ profilePath }))).toBe(
+      `${profilePath}:3: llm.decision: names the model "gpt9", which ${profilePath.replace('profiles', 'models')} does not define (defined there: local); or use a provider model such as openai:gpt-4.1-mini`,
+    );
+  });
+
+  it('blames a model setting of the wrong type on its models.yaml line and key', () => {
+    const profilePath = project('{}\n', 'models:\n  local:\n    type: openai\n    model: m\n    temperature: hot\n');
+    expect(messageOf(() => loadConfig({ profilePath }))).toMatch(/models\.yaml:5: models\.local\.temperature: /);
+  });
+
   it('blames an embedding model without embedding_model on the profile line that names it', () => {
     const profilePath = project('llm:\n  embedding: local\n', 'models:\n  local: {type: ollama, model: m}\n');
     expect(messageOf(() => loadConfig({ profilePath }))).toMatch(/profiles\.yaml:2: llm\.embedding: names the model "local", whose entry in .*models\.yaml has no embedding_model$/);

@@ -40,11 +40,13 @@ export function tempProject({
   return { root, profile, memoryDir, documentsDir };
 }
 
-/** The environment of a CLI run with no Gemini key and Ollama at `host`. */
+/** Variables that would make `auto` choose a hosted model instead of the fake Ollama. */
+const HOSTED_MODEL_VARIABLES = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_BASE_URL'];
+
+/** The environment of a CLI run with no hosted model's key and Ollama at `host`. */
 export function ollamaEnv(host: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, OLLAMA_HOST: host };
-  delete env.GEMINI_API_KEY;
-  delete env.GOOGLE_API_KEY;
+  for (const name of HOSTED_MODEL_VARIABLES) delete env[name];
   return env;
 }
 

@@ -109,7 +109,7 @@ describe('cortex models (end to end)', () => {
 
     const json = JSON.parse((await runCli(['--profile', profile, '--models', SHIPPED_MODELS, '--json', 'models'], { env })).stdout);
     expect(json.auto).toEqual({ provider: 'gemini', model: 'gemini-flash-latest' });
-    expect(json.providers.map((p: { provider: string; status: string }) => `${p.provider}:${p.status}`)).toEqual(['gemini:listed', 'ollama:listed']);
+    expect(json.providers.map((p: { provider: string; status: string }) => `${p.provider}:${p.status}`)).toEqual(['gemini:listed', 'anthropic:no_key', 'openai:no_key', 'ollama:listed']);
   });
 
   it('says Gemini has no key and Ollama is not running, and that auto finds nothing', async () => {
@@ -119,6 +119,8 @@ describe('cortex models (end to end)', () => {
     expect(run.code).toBe(3);
     expect(run.stdout).toContain('no key: export GEMINI_API_KEY');
     expect(run.stdout).toContain('Ollama at http://127.0.0.1:9: not running');
+    expect(run.stdout).toContain('Anthropic at https://api.anthropic.com: no key: export ANTHROPIC_API_KEY');
+    expect(run.stdout).toContain('OpenAI-compatible at https://api.openai.com/v1: no key: export OPENAI_API_KEY=<key>, or OPENAI_BASE_URL');
     expect(run.stdout).toMatch(/Default \(llm.text_generation: auto\): none: No LLM is available/);
   });
 

@@ -67,6 +67,12 @@ describe('createGeminiClient', () => {
     });
   });
 
+  it('says when the reply stopped at maxOutputTokens (finishReason MAX_TOKENS)', async () => {
+    const server = await fake({ replies: [geminiTextReply('```js\nasync function solve() {', { finishReason: 'MAX_TOKENS' })] });
+    const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' });
+    expect((await client.generate({ prompt: 'plan' })).hitOutputLimit).toBe(true);
+  });
+
   it('sends no JSON mode and no system instruction for a plain prompt', async () => {
     const server = await fake({ replies: [geminiTextReply('plain')] });
     const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' });

@@ -61,6 +61,14 @@ describe('createOllamaClient', () => {
     });
   });
 
+  it('says when the reply stopped at num_predict (done_reason length)', async () => {
+    const cut = ollamaChatReply('```js\nasync function solve() {');
+    const server = await fake({ replies: [{ body: { ...(cut.body as object), done_reason: 'length' } }, ollamaChatReply('whole')] });
+    const client = createOllamaClient(modelConfig({ base_url: server.url }), {});
+    expect((await client.generate({ prompt: 'plan' })).hitOutputLimit).toBe(true);
+    expect((await client.generate({ prompt: 'plan' })).hitOutputLimit).toBeUndefined();
+  });
+
   it('sends no format and no system message for a plain prompt', async () => {
     const server = await fake({ replies: [ollamaChatReply('hello')] });
     const client = createOllamaClient(modelConfig({ base_url: server.url }), {});

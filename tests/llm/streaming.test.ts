@@ -175,6 +175,14 @@ describe('Ollama num_ctx', () => {
     expect(events.filter((e) => e.kind === 'notice').map((e) => (e as { message: string }).message)[0]).toContain('does not report its context length; assuming 8192');
   });
 
+  it('takes the window from context_tokens in models.yaml, over what /api/show says', async () => {
+    const server = await fakeOllama({ contextLength: null, replies: [ollamaChatReply('a')] });
+    const events: LlmProgress[] = [];
+    await createOllamaClient({ ...ollama(server.url), context_tokens: 16_384 }, {}).generate({ prompt: 'w'.repeat(60_000), onProgress: (p) => events.push(p) });
+    expect(chatBody(server).options.num_ctx).toBe(16_384);
+    expect(events.some((e) => e.kind === 'notice' && e.message.includes('does not report'))).toBe(false);
+  });
+
   it('keeps the rules of a long prompt that the default window would cut', async () => {
     const server = await fakeOllama({ truncateToNumCtx: true, replies: [ollamaChatReply('a')] });
     const prompt = `RULES FIRST\n${'filler '.repeat(3_000)}`;

@@ -85,6 +85,18 @@ describe('findCodeBlocks', () => {
     expect(findCodeBlocks(`\`\`\`js\n\`\`\`\n${SOLVE}\n\`\`\``)).toMatchObject([{ code: SOLVE }]);
   });
 
+  it('reads a block whole when its code holds a fence inside a string or a template literal', () => {
+    const quoted = '```javascript\nasync function solve() {\n  const lines = [\n    "```json",\n    "{}",\n    "```",\n  ];\n  return "FINAL_ANSWER: " + lines.length;\n}\n```\nThat is all.';
+    expect(findCodeBlocks(quoted)).toEqual([{ label: 'javascript', code: quoted.split('\n').slice(1, 9).join('\n'), closed: true, fenced: true }]);
+    // A markdown fence in a template literal, left unescaped by the model, is read as text of the literal.
+    const template = '```javascript\nasync function solve() {\n  const md = `Result:\n```json\n{"a": 1}\n```\n`;\n  return "FINAL_ANSWER: " + md;\n}\n```\nDone.';
+    const [block, ...rest] = findCodeBlocks(template);
+    expect(rest).toEqual([]);
+    expect(block).toMatchObject({ closed: true, code: expect.stringContaining('\\`\\`\\`json\n{"a": 1}\n\\`\\`\\`\n`;') });
+    const prepared = prepareCode(template);
+    expect(prepared.ok).toBe(true);
+  });
+
   it('drops prose after the code of a fence never closed', () => {
     expect(findCodeBlocks(`\`\`\`js\n${SOLVE}\n\nThis calls the add tool once.`)).toMatchObject([{ code: SOLVE, closed: false }]);
   });

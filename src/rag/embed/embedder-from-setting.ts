@@ -1,11 +1,11 @@
-// Reads an embedding setting string (CORTEX_EMBEDDING): builtin, builtin:<dimension>, ollama:<model> or gemini:<model>.
+// Reads an embedding setting string (CORTEX_EMBEDDING): builtin, builtin:<dimension>, ollama:<model>, gemini:<model> or openai:<model>.
 import type { ModelConfig } from '../../config/models.js';
 import { ConfigError } from '../../errors.js';
 import type { Embedder } from './embedder.js';
 import { createLexicalEmbedder } from './lexical-embedder.js';
 import { createModelEmbedder } from './llm-embedder.js';
 
-const EXPECTED = 'builtin, builtin:<dimension>, ollama:<model> or gemini:<model>';
+const EXPECTED = 'builtin, builtin:<dimension>, ollama:<model>, gemini:<model> or openai:<model>';
 
 /** Request timeout for embedding calls made through a setting (no models.yaml entry to take it from). */
 export const SETTING_EMBED_TIMEOUT_MS = 120_000;
@@ -34,7 +34,7 @@ export async function embedderFromSetting(setting: string | undefined, env: Node
       throw new ConfigError('environment', source, (err as Error).message, { cause: err });
     }
   }
-  if ((kind !== 'ollama' && kind !== 'gemini') || !name) throw new ConfigError('environment', source, `${EXPECTED} (got "${value}")`);
+  if ((kind !== 'ollama' && kind !== 'gemini' && kind !== 'openai') || !name) throw new ConfigError('environment', source, `${EXPECTED} (got "${value}")`);
   const config: ModelConfig = {
     type: kind,
     model: name,

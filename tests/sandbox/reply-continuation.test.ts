@@ -1,0 +1,48 @@
+// Telling a reply was cut mid-code, and joining its continuation.
+import { describe, expect, it } from 'vitest';
+import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { endsMidCode, joinContinuation } from '../../src/sandbox/reply-continuation.js';
+
+const HEAD = 'Here is the plan.\n```javascript\nasync function solve() {\n  const sum = await tools.add({ a: 2, b: 3 });\n';
+const TAIL = '  return "FINAL_ANSWER: " + sum;\n}\n```\n';
+
+describe('endsMidCode', () => {
+  it('is true for a fenced block cut before its code is complete', () => {
+    expect(endsMidCode(HEAD)).toBe(true);
+    expect(endsMidCode(`${HEAD}  return "FINAL_AN`)).toBe(true);
+  });
+
+  it('is false for a complete reply, a block that parses without its closing fence, and prose', () => {
+    expect(endsMidCode(HEAD + TAIL)).toBe(false);
+    expect(endsMidCode(HEAD + TAIL.replace('```\n', ''))).toBe(false);
+    expect(endsMidCode('FINAL_ANSWER: 5')).toBe(false);
+    expect(endsMidCode('```javascript\n')).toBe(false);
+  });
+});
+
+describe('joinContinuation', () => {
+  it('appends a continuation that goes on from the next character', () => {
+    const joined = joinContinuation(`${HEAD}  return "FINAL_AN`, 'SWER: " + sum;\n}\n```\n');
+    expect(joined).toBe(HEAD + TAIL);
+    expect(prepareCode(joined).ok).toBe(true);
+  });
+
+  it('writes once what the continuation repeats of the end of the cut reply', () => {
+    const joined = joinContinuation(HEAD, '  const sum = await tools.add({ a: 2, b: 3 });\n' + TAIL);
+    expect(joined).toBe(HEAD + TAIL);
+  });
+
+  it('drops a new ``` line when the continuation resumes the open block', () => {
+    const joined = joinContinuation(HEAD, '```javascript\n' + TAIL);
+    expect(joined).toBe(HEAD + TAIL);
+    expect(prepareCode(joined)).toMatchObject({ ok: true, code: expect.stringContaining('tools.add') });
+  });
+
+  it('closes the cut block when the continuation starts the code again, so the new block is read whole', () => {
+    const again = '```javascript\nasync function solve() {\n  return "FINAL_ANSWER: " + (await tools.add({ a: 2, b: 3 }));\n}\n```\n';
+    const joined = joinContinuation(HEAD, again);
+    const prepared = prepareCode(joined);
+    expect(prepared).toMatchObject({ ok: true });
+    expect(prepared.ok && prepared.code).toContain('return "FINAL_ANSWER: " + (await tools.add');
+  });
+});
