@@ -13,6 +13,7 @@ import { quarantineResult } from './quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
+import { serversToAdd, unknownCalls } from './replan.js';
 import { chooseCatalogue, MEMORY_FALLBACK_TOOL_LIMIT } from './strategy.js';
 import type { AgentEvent, AgentOptions, AgentRunResult, AgentStepRecord } from './types.js';
 
@@ -169,7 +170,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     const ready = options.awaitTools ? await untilAborted(options.awaitTools(perception.selected_servers, signal), signal) : tools;
     const selectedTools: ToolInfo[] = ready.filter((tool) => chosen.has(tool.server));
     // Servers that offer no tools (down, or tool-less) must not leave the model with nothing.
-    const stepTools = selectedTools.length > 0 ? selectedTools : tools;
+    let stepTools = selectedTools.length > 0 ? selectedTools : tools;
     const carried: CarriedResult[] = [];
 
     for (let step = 1; step <= maxSteps; step++) {
@@ -237,6 +238,17 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           ...(signal ? { signal } : {}),
         });
         const sandboxMs = performance.now() - sandboxStarted;
+        const attemptServers = [...chosen];
+        // Perception guessed wrong: the plan called a tool only another server has, so the next attempt gets it.
+        const others = servers.map((s) => s.id).filter((id) => !chosen.has(id));
+        if (others.length > 0 && unknownCalls(result.calls, catalogue.tools).length > 0 && !signal?.aborted) {
+          // The unchosen servers may not have started (or listed their tools) yet: their tools are needed now.
+          const listed = options.awaitTools ? await untilAborted(options.awaitTools(others, signal), signal) : tools;
+          const widen = serversToAdd(result.calls, catalogue.tools, listed);
+          for (const id of widen) chosen.add(id);
+          stepTools = [...stepTools, ...listed.filter((t) => widen.includes(t.server))];
+          if (widen.length > 0) emit({ type: 'perceived', step, servers: [...chosen], fallback: false, reason: `the plan called a tool of ${widen.join(', ')}, which was not chosen` });
+        }
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
         throwIfAborted(signal);
@@ -255,7 +267,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           step,
           lifeline: lifelinesLeft,
           strategy,
-          servers: perception.selected_servers,
+          servers: attemptServers,
           code: clipCode(result.code ?? ''),
           reply: clipCode(decision.code),
           outcome: outcome.kind,
