@@ -8,12 +8,14 @@ import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
 import { cautionFor, FlowGuard, type Provenance } from '../policy/flow-guard.js';
-import type { DataLabels } from '../memory/memory-summary.js';
+import type { DataLabels } from '../memory/data-labels.js';
 import { quarantineResult } from './quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
 import { serversToAdd, unknownCalls } from './replan.js';
+import { compactConversation } from './compact.js';
+import { DEFAULT_CONVERSATION_CHARS } from '../memory/conversation.js';
 import { chooseCatalogue, MEMORY_FALLBACK_TOOL_LIMIT } from './strategy.js';
 import type { AgentEvent, AgentOptions, AgentRunResult, AgentStepRecord } from './types.js';
 
@@ -160,7 +162,14 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   try {
     throwIfAborted(signal);
     emit({ type: 'perceiving', step: 1, maxSteps });
-    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
+    // A long session's older turns are folded into a summary first, so the prompt keeps them without outgrowing its budget.
+    const budget = options.conversationChars ?? DEFAULT_CONVERSATION_CHARS;
+    const compaction = await untilAborted(compactConversation({ llm, memory, budget, excludeRunId: log.runId, ...(signal ? { signal } : {}) }), signal);
+    if (compaction) {
+      countLlm(compaction);
+      await log.llmCall('compaction', 1, compaction);
+    }
+    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold, maxChars: budget }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
     countLlm(perception.llm);
     await log.llmCall('perception', 1, perception.llm);
     await log.perception(1, perception);
@@ -176,7 +185,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     for (let step = 1; step <= maxSteps; step++) {
       currentStep = step;
       throwIfAborted(signal);
-      const memorySummary = memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold });
+      const memorySummary = memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold, maxChars: budget });
       let feedback: RetryFeedback | undefined;
       let stepResult: string | undefined;
       for (let lifelinesLeft = maxLifelinesPerStep; lifelinesLeft >= 0 && stepResult === undefined; lifelinesLeft--) {

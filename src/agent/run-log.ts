@@ -7,7 +7,7 @@ import type { LlmCallInfo } from './llm-call.js';
 import type { PlanOutcome } from './outcome.js';
 import type { Perception } from './perception.js';
 import type { StrategyName } from './strategy.js';
-import type { DataLabels } from '../memory/memory-summary.js';
+import type { DataLabels } from '../memory/data-labels.js';
 
 /** Cap on the text of a tool_call memory item (name and arguments), in characters. */
 const MAX_CALL_TEXT_CHARS = 500;
@@ -50,7 +50,7 @@ export class RunLog {
     });
   }
 
-  llmCall(stage: 'perception' | 'decision', step: number, call: LlmCallInfo): Promise<void> {
+  llmCall(stage: 'perception' | 'decision' | 'compaction', step: number, call: LlmCallInfo): Promise<void> {
     return this.trace.record({
       type: 'llm_call',
       run_id: this.runId,

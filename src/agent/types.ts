@@ -39,6 +39,8 @@ export interface AgentOptions {
   signal?: AbortSignal;
   /** Folder of the prompt templates; default PROJECT_ROOT/prompts. */
   promptsDir?: string;
+  /** Earlier turns a prompt carries, in characters (profile memory.conversation_chars); older ones are summarised. */
+  conversationChars?: number;
   /** The data-flow policy every call of the question is checked against (src/policy); absent: none. */
   flowPolicy?: FlowPolicy;
 }

@@ -301,6 +301,7 @@ export class Runtime {
       maxSteps: planning.max_steps,
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
+      conversationChars: this.config.profile.memory.conversation_chars,
       // Read for each question, so `cortex servers trust` and a person's "always" count from the next one.
       flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, await readTrust(trustFileOf(this.config.profileFile))),
       memory,

@@ -59,6 +59,11 @@ export async function sessionShowCommand(config: LoadedConfig, id: string, out: 
     }
     if (q.outcome === 'answered') out.line(`Answer: ${q.answer ?? ''}`);
     else out.line(`${OUTCOME_WORDS[q.outcome][0]!.toUpperCase()}${OUTCOME_WORDS[q.outcome].slice(1)}${q.reason ? `: ${q.reason}` : ''}`);
+    if (view.summary && view.summary.throughQuestion === i + 1) {
+      out.line('');
+      out.line(`Summary of ${i === 0 ? 'question 1, which later questions see instead of it' : `questions 1–${i + 1}, which later questions see instead of them`}:`);
+      for (const line of view.summary.text.split('\n')) out.line(`  ${line}`);
+    }
   });
   return EXIT.ok;
 }

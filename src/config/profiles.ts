@@ -32,6 +32,8 @@ export const ProfileSchema = z.strictObject({
       summarize_tool_results: z.boolean().default(true),
       tag_interactions: z.boolean().default(true),
       recent_successes_limit: boundedInt(0, 100, 5),
+      /** Earlier turns a follow-up's prompt carries, in characters; older turns are summarised by the model and kept. */
+      conversation_chars: boundedInt(1_000, 200_000, 8_000),
     })
     .prefault({}),
   llm: z

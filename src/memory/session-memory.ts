@@ -12,7 +12,9 @@ import {
   traceFileName,
   type MemoryItem,
 } from './memory-item.js';
-import { earlierLabels, summariseMemory, MAX_MEMORY_SUMMARY_CHARS, type DataLabels } from './memory-summary.js';
+import { DEFAULT_CONVERSATION_CHARS } from './conversation.js';
+import { earlierLabels, type DataLabels } from './data-labels.js';
+import { summariseMemory } from './memory-summary.js';
 import { findSessionFile, readSessionFile } from './session-files.js';
 
 /** Items kept per session; past it the oldest go, so a day-long REPL session stays a small file. */
@@ -131,8 +133,8 @@ export class SessionMemory {
     return names;
   }
 
-  /** A bounded text for prompts: earlier questions and answers, and recently successful tools. */
-  summary({ excludeRunId, maxChars = MAX_MEMORY_SUMMARY_CHARS, withholdUntrusted = false }: { excludeRunId?: string; maxChars?: number; withholdUntrusted?: boolean } = {}): string {
+  /** A bounded text for prompts: the summary of older turns, the newest turns in full, and recently successful tools. */
+  summary({ excludeRunId, maxChars = DEFAULT_CONVERSATION_CHARS, withholdUntrusted = false }: { excludeRunId?: string; maxChars?: number; withholdUntrusted?: boolean } = {}): string {
     return summariseMemory({ items: this.list, recentSuccesses: this.findRecentSuccesses(), excludeRunId, maxChars, withholdUntrusted });
   }
 

@@ -2,6 +2,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { latestSummary } from './conversation.js';
 import { parseSessionId, traceFileName } from './memory-item.js';
 import { findSessionFile, readSessionFile } from './session-files.js';
 import { sessionQuestions, type SessionQuestion } from './session-questions.js';
@@ -15,6 +16,8 @@ export interface SessionView {
   started: string;
   path: string;
   questions: SessionQuestion[];
+  /** The model's summary of the older questions (what later questions see of them), when the session grew past its budget. */
+  summary: { text: string; throughQuestion: number } | null;
 }
 
 /** The plans of each run in a trace file (missing or unreadable lines are skipped: the trace is a log). */
@@ -48,10 +51,13 @@ async function locate(baseDir: string, input: string): Promise<{ id: string; uni
 /** A session's questions, answers and plans. @throws UsageError (unknown id), MemoryError (corrupt file). */
 export async function readSessionView(baseDir: string, input: string): Promise<SessionView> {
   const { id, unixSeconds, path } = await locate(baseDir, input);
-  const questions = sessionQuestions(await readSessionFile(path));
+  const items = await readSessionFile(path);
+  const questions = sessionQuestions(items);
   const plans = await tracePlans(join(dirname(path), traceFileName(id)));
   for (const question of questions) question.plans = plans.get(question.run_id) ?? [];
-  return { id, started: new Date(unixSeconds * 1000).toISOString(), path, questions };
+  const latest = latestSummary(items);
+  const summary = latest ? { text: latest.text, throughQuestion: questions.findIndex((q) => q.run_id === latest.throughRunId) + 1 } : null;
+  return { id, started: new Date(unixSeconds * 1000).toISOString(), path, questions, summary };
 }
 
 /** Deletes a session's memory file and trace. Returns the paths removed. @throws UsageError (unknown id). */

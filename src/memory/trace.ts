@@ -14,7 +14,7 @@ export type TraceEvent =
   | {
       type: 'llm_call';
       run_id: string;
-      stage: 'perception' | 'decision';
+      stage: 'perception' | 'decision' | 'compaction';
       step: number;
       model: string;
       prompt_tokens: number;

@@ -277,7 +277,7 @@ describe('runAgent', () => {
     await first.run();
     const second = setup([perceptionJson(['math']), plan('b')], [okResult('FINAL_ANSWER: 10')], { memory, query: 'Now double it' });
     await second.run();
-    expect(second.llm.requests[1]!.prompt).toContain('Q: Add 2 and 3 → A: 5');
+    expect(second.llm.requests[1]!.prompt).toContain('Q: Add 2 and 3\nA: 5');
   });
 
   it('ends cleanly with status cancelled when the signal aborts during solve()', async () => {

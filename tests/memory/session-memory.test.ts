@@ -126,20 +126,21 @@ describe('SessionMemory', () => {
     await memory.add({ type: 'final_answer', text: '4', final_answer: '4', metadata: { run_id: 'r1' } });
     await memory.add({ type: 'run_metadata', text: 'Now double it', metadata: { run_id: 'r2', event: 'start' } });
     const summary = memory.summary({ excludeRunId: 'r2' });
-    expect(summary).toContain('Q: What is 2+2? → A: 4');
+    expect(summary).toContain('Q: What is 2+2?\nA: 4');
     expect(summary).toContain('Tools that worked recently: add');
     expect(summary).not.toContain('Now double it');
   });
 
-  it('keeps the summary within its bound by dropping the oldest questions first', async () => {
+  it('keeps the newest questions in full within its bound, and says how many older ones are not shown until summarised', async () => {
     const memory = SessionMemory.create({ baseDir });
     for (let i = 0; i < 5; i++) {
       await memory.add({ type: 'run_metadata', text: `question ${i} ${'z'.repeat(150)}`, metadata: { run_id: `r${i}` } });
     }
     const summary = memory.summary({ maxChars: 500 });
-    expect(summary.length).toBeLessThanOrEqual(500);
-    expect(summary).toContain('question 4');
+    expect(summary.length).toBeLessThanOrEqual(700);
+    expect(summary).toContain(`question 4 ${'z'.repeat(150)}`);
     expect(summary).not.toContain('question 0');
+    expect(summary).toContain('(3 older questions of this session could not be summarised and are not shown.)');
   });
 });
 
