@@ -7,6 +7,7 @@ import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-fa
 import type { Elicit } from './elicitation.js';
 import { OAuthStore } from './oauth/store.js';
 import { offeredNames } from './offered-names.js';
+import { UnsupportedProtocolError } from './protocol-version.js';
 import { rootsFor } from './roots.js';
 import { ServerConnection, StartTimeoutError } from './server-connection.js';
 import { ToolCache } from './tool-cache.js';
@@ -110,7 +111,7 @@ export class MultiMcp implements ToolCaller {
     try {
       await c.start().catch((err: unknown) => {
         // One retry for a server that crashed on start; not after its deadline, nor once we are shutting down.
-        if (err instanceof StartTimeoutError || this.closed) throw err;
+        if (err instanceof StartTimeoutError || err instanceof UnsupportedProtocolError || this.closed) throw err;
         return c.start();
       });
       if (this.closed) return c.shutdown();

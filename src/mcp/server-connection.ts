@@ -14,6 +14,7 @@ import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import type { RootFolder } from './roots.js';
+import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js';
 import { startFailure } from './start-failure.js';
 import type { PromptInfo, ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
@@ -81,10 +82,15 @@ export class ServerConnection {
         this.client = client;
         this.transport = transport;
         try {
-          await client.connect(transport, { timeout: limitMs, signal: deadline.signal });
+          // The SDK bounds only the initialize request; opening the transport (an SSE stream that never names its
+          // endpoint, an OAuth refresh) is bounded here, by the same deadline.
+          await untilAborted(client.connect(transport, { timeout: limitMs, signal: deadline.signal }), deadline.signal);
           break;
         } catch (err) {
           if (deadline.signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
+          const offered = offeredVersions(err);
+          // A server that refused our protocol versions would refuse them over SSE too: say so, rather than fall back.
+          if (offered) throw new UnsupportedProtocolError(this.spec.id, offered, { cause: err });
           await client.close().catch(() => undefined);
           // A restarted server leaves kept-alive sockets that fail the first request; initialize is safe to send again.
           if (!socketRetried && isBrokenSocket(err)) {
@@ -103,8 +109,8 @@ export class ServerConnection {
       this.alive = true;
     } catch (err) {
       await this.close();
-      // "Sign in" says all there is to say; "could not start" before it would only blur it.
-      if (err instanceof McpError && isAuthFailure(err)) throw err;
+      // "Sign in" says all there is to say; "could not start" before it would only blur it. So does "speaks only …".
+      if (err instanceof McpError && (isAuthFailure(err) || err instanceof UnsupportedProtocolError)) throw err;
       const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
@@ -302,6 +308,16 @@ function isTaskOnly(tool: Tool): boolean {
 
 function describeVersion(info: { name?: string; version?: string } | undefined): string {
   return info ? `${info.name ?? '?'}@${info.version ?? '?'}` : '';
+}
+
+/** `work`, or a rejection with the signal's reason as soon as it aborts (the work is left to its own clean-up). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The SSE GET stream is opened by eventsource, which needs the headers passed through its fetch. */

@@ -1,0 +1,95 @@
+// Connecting is bounded and says why it failed: a server speaking only protocol 2026-07-28, one naming a future version, one whose SSE stream never opens.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerSpec } from '../../src/config/server-spec.js';
+import { MultiMcp } from '../../src/mcp/multi-mcp.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
+import { httpSpec } from './http-fixture.js';
+
+const MODERN_ONLY = join(PROJECT_ROOT, 'tests', 'fixtures', 'modern-only-server.mjs');
+/** Deadline of the server whose stream never opens: short, so the test is quick; the point is that it is bounded. */
+const SHORT_START_MS = 1_500;
+
+const stdioSpec = (id: string, args: string[]): ServerSpec => ({ id, command: process.execPath, args, cwd: PROJECT_ROOT, env: {}, description: id, capabilities: [] });
+
+/** The modern-only fixture over Streamable HTTP in its own process; resolves with its port once it listens. */
+function startModernHttp(children: ChildProcess[]): Promise<number> {
+  const child = spawn(process.execPath, [MODERN_ONLY, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+    child.on('exit', (code) => reject(new Error(`modern-only server exited (${code})`)));
+  });
+}
+
+/** A hand-written HTTP server: POST answers initialize with a version from the future; GET opens an SSE stream that never names its endpoint. */
+async function startOddHttp(gets: { count: number }): Promise<Server> {
+  const http = createServer((req, res) => {
+    if (req.method === 'GET') {
+      gets.count++;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open, but no endpoint event will ever come\n\n');
+      return;
+    }
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (req.url === '/future' && message.method === 'initialize') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2099-01-01', capabilities: { tools: {} }, serverInfo: { name: 'future', version: '9' } } }));
+        return;
+      }
+      res.writeHead(404).end('Not Found');
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return http;
+}
+
+describe('connecting to servers that speak no protocol version we know', () => {
+  const children: ChildProcess[] = [];
+  const gets = { count: 0 };
+  let odd: Server;
+  let multi: MultiMcp;
+
+  beforeAll(async () => {
+    const modernPort = await startModernHttp(children);
+    odd = await startOddHttp(gets);
+    const oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+    multi = await MultiMcp.start([
+      stdioSpec('modern-stdio', [MODERN_ONLY]),
+      httpSpec('modern-http', `http://127.0.0.1:${modernPort}/mcp`),
+      httpSpec('future', `${oddUrl}/future`),
+      httpSpec('no-endpoint', `${oddUrl}/mcp`, { startTimeoutMs: SHORT_START_MS }),
+    ]);
+  });
+  afterAll(async () => {
+    await multi.close();
+    odd.closeAllConnections();
+    odd.close();
+    for (const child of children) child.kill();
+  });
+
+  const statusOf = (id: string) => multi.statuses().find((s) => s.id === id)!;
+
+  it.each(['modern-stdio', 'modern-http'])('refuses %s, naming the version it offered and ours, instead of falling back to SSE', (id) => {
+    expect(statusOf(id)).toMatchObject({
+      state: 'failed',
+      error: `MCP server "${id}": speaks only MCP protocol 2026-07-28, and Cortex-R speaks 2025-11-25, 2025-06-18, 2025-03-26 (and older)`,
+    });
+  });
+
+  it('refuses a server that answers initialize with a version from the future, naming it', () => {
+    expect(statusOf('future').error).toMatch(/"future": speaks only MCP protocol 2099-01-01, and Cortex-R speaks 2025-11-25/);
+  });
+
+  it('gives up on an SSE stream that never names its endpoint at the start deadline, without a retry', () => {
+    expect(statusOf('no-endpoint').error).toBe('MCP server "no-endpoint": could not start: did not answer within 2 s (raise its `timeout` if it installs slowly)');
+    // One Streamable HTTP attempt fell back to one SSE stream; the deadline ended it and nothing was tried again.
+    expect(gets.count).toBe(1);
+  });
+});
