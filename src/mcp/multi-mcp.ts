@@ -199,6 +199,7 @@ export class MultiMcp implements ToolCaller {
         roots: c.roots.map((r) => r.path),
         ...(error ? { error } : {}),
         ...(reconnect ? { reconnect } : {}),
+        ...(c.alive && c.protocolVersion ? { protocolVersion: c.protocolVersion } : {}),
       };
     });
     const off: ServerStatus[] = (this.options.disabled ?? []).map((d) => ({

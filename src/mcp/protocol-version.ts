@@ -1,6 +1,7 @@
 // Which MCP protocol versions we speak, and reading a server's "I speak none of yours" out of whatever a transport threw.
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { McpError, errorMessage } from '../errors.js';
+import { MODERN_PROTOCOL_VERSIONS } from './modern-session.js';
 
 /** The JSON-RPC error code of UnsupportedProtocolVersion (protocol 2026-07-28; data: `{supported, requested}`). */
 export const UNSUPPORTED_PROTOCOL_VERSION_CODE = -32022;
@@ -9,10 +10,18 @@ const MAX_VERSIONS_NAMED = 8;
 /** Characters of one version named from a server's answer. */
 const MAX_VERSION_CHARS = 40;
 
-/** The protocol versions the client speaks, newest first (the SDK's list; the oldest two are 2024 drafts). */
-export const SPOKEN_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+/**
+ * The protocol versions the client speaks, newest first: 2026-07-28 through SDK v2 (modern-session.ts), then SDK
+ * v1's list (the oldest two are 2024 drafts).
+ */
+export const SPOKEN_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+/** Versions named in a refusal; older ones are summed up as "and older". */
+const SPOKEN_VERSIONS_NAMED = 4;
 
-/** Thrown when a server speaks no protocol version we do: not worth a retry, nor a fall-back to another transport. */
+/**
+ * Thrown when a server refuses the 2025 versions (ServerConnection then tries 2026-07-28 if it offered that) or
+ * speaks no version we do: not worth a retry, nor a fall-back to another transport.
+ */
 export class UnsupportedProtocolError extends McpError {
   constructor(
     server: string,
@@ -21,7 +30,7 @@ export class UnsupportedProtocolError extends McpError {
     options?: { cause?: unknown },
   ) {
     const theirs = offered.length ? `only MCP protocol ${offered.join(', ')}` : 'no MCP protocol version it would name';
-    super(server, `speaks ${theirs}, and Cortex-R speaks ${SPOKEN_PROTOCOL_VERSIONS.slice(0, 3).join(', ')} (and older)`, options);
+    super(server, `speaks ${theirs}, and Cortex-R speaks ${SPOKEN_PROTOCOL_VERSIONS.slice(0, SPOKEN_VERSIONS_NAMED).join(', ')} (and older)`, options);
   }
 }
 

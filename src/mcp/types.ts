@@ -130,6 +130,8 @@ export interface ServerStatus {
   /** Folders offered to it through roots/list: its own configured directories, else the profile's roots. */
   roots?: string[];
   error?: string;
+  /** The MCP protocol version agreed with it, while it runs (e.g. `2025-11-25`, or `2026-07-28` through SDK v2). */
+  protocolVersion?: string;
   /** While reconnecting: restarts without an answer so far, the wait before the next, the last reason. */
   reconnect?: { attempts: number; retryInMs: number; error: string };
 }

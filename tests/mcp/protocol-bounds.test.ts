@@ -1,10 +1,11 @@
-// Connecting is bounded and says why it failed: a server speaking only protocol 2026-07-28, one naming a future version, one whose SSE stream never opens.
+// Connecting is bounded and speaks what the server speaks: a server speaking only protocol 2026-07-28, one naming a future version, one whose SSE stream never opens.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config/server-spec.js';
+import type { Elicit } from '../../src/mcp/elicitation.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { httpSpec } from './http-fixture.js';
@@ -12,6 +13,14 @@ import { httpSpec } from './http-fixture.js';
 const MODERN_ONLY = join(PROJECT_ROOT, 'tests', 'fixtures', 'modern-only-server.mjs');
 /** Deadline of the server whose stream never opens: short, so the test is quick; the point is that it is bounded. */
 const SHORT_START_MS = 1_500;
+
+/** What the person was asked, in order. */
+const asked: Array<{ server: string; message: string; fields: string[] }> = [];
+/** A person who answers every form with their name. */
+const answerAs = (name: string): Elicit => async (request) => {
+  asked.push({ server: request.server, message: request.message, fields: request.mode === 'form' ? Object.keys(request.fields) : [] });
+  return { action: 'accept', content: { name } };
+};
 
 const stdioSpec = (id: string, args: string[]): ServerSpec => ({ id, command: process.execPath, args, cwd: PROJECT_ROOT, env: {}, description: id, capabilities: [] });
 
@@ -50,7 +59,7 @@ async function startOddHttp(gets: { count: number }): Promise<Server> {
   return http;
 }
 
-describe('connecting to servers that speak no protocol version we know', () => {
+describe('connecting to servers that refuse the 2025 protocol versions', () => {
   const children: ChildProcess[] = [];
   const gets = { count: 0 };
   let odd: Server;
@@ -60,12 +69,15 @@ describe('connecting to servers that speak no protocol version we know', () => {
     const modernPort = await startModernHttp(children);
     odd = await startOddHttp(gets);
     const oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
-    multi = await MultiMcp.start([
-      stdioSpec('modern-stdio', [MODERN_ONLY]),
-      httpSpec('modern-http', `http://127.0.0.1:${modernPort}/mcp`),
-      httpSpec('future', `${oddUrl}/future`),
-      httpSpec('no-endpoint', `${oddUrl}/mcp`, { startTimeoutMs: SHORT_START_MS }),
-    ]);
+    multi = await MultiMcp.start(
+      [
+        stdioSpec('modern-stdio', [MODERN_ONLY]),
+        httpSpec('modern-http', `http://127.0.0.1:${modernPort}/mcp`),
+        httpSpec('future', `${oddUrl}/future`),
+        httpSpec('no-endpoint', `${oddUrl}/mcp`, { startTimeoutMs: SHORT_START_MS }),
+      ],
+      { elicit: answerAs('Ada') },
+    );
   });
   afterAll(async () => {
     await multi.close();
@@ -76,15 +88,21 @@ describe('connecting to servers that speak no protocol version we know', () => {
 
   const statusOf = (id: string) => multi.statuses().find((s) => s.id === id)!;
 
-  it.each(['modern-stdio', 'modern-http'])('refuses %s, naming the version it offered and ours, instead of falling back to SSE', (id) => {
-    expect(statusOf(id)).toMatchObject({
-      state: 'failed',
-      error: `MCP server "${id}": speaks only MCP protocol 2026-07-28, and Cortex-R speaks 2025-11-25, 2025-06-18, 2025-03-26 (and older)`,
-    });
+  it.each(['modern-stdio', 'modern-http'])('speaks 2026-07-28 with %s, which refuses the 2025 versions, and calls its tool', async (id) => {
+    expect(statusOf(id)).toMatchObject({ state: 'ready', tools: ['add', 'greet'], protocolVersion: '2026-07-28' });
+    const result = await multi.callTool(id, 'add', { a: 2, b: 3 });
+    expect(result.content).toEqual([{ type: 'text', text: '5' }]);
+  });
+
+  it.each(['modern-stdio', 'modern-http'])('asks the person what %s needs (input_required) and calls again with the answer', async (id) => {
+    const before = asked.length;
+    const result = await multi.callTool(id, 'greet', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+    expect(asked.slice(before)).toEqual([{ server: id, message: 'What is your name?', fields: ['name'] }]);
   });
 
   it('refuses a server that answers initialize with a version from the future, naming it', () => {
-    expect(statusOf('future').error).toMatch(/"future": speaks only MCP protocol 2099-01-01, and Cortex-R speaks 2025-11-25/);
+    expect(statusOf('future').error).toBe('MCP server "future": speaks only MCP protocol 2099-01-01, and Cortex-R speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26 (and older)');
   });
 
   it('gives up on an SSE stream that never names its endpoint at the start deadline, without a retry', () => {
