@@ -1,7 +1,10 @@
 // Healing with no lifetime cap: a Streamable HTTP server stopped and started again many times is brought back each time, with back-off while it is down.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HEAL_FIRST_DELAY_MS, HEAL_MAX_DELAY_MS, type ServerStateEvent } from '../../src/mcp/healing.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
+import { PROJECT_ROOT } from '../../src/paths.js';
 import { ManualHealTimer } from '../helpers/manual-heal-timer.js';
 import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
 
@@ -86,5 +89,49 @@ describe('healing a server that goes away', () => {
     await back;
     expect(parsed(await multi.callTool('remote', 'echo', { message: 'back' }))).toBe('back');
     expect(multi.statuses()[0]).toMatchObject({ state: 'ready' });
+  });
+});
+
+describe('healing a server that speaks only 2026-07-28', () => {
+  const MODERN_ONLY = join(PROJECT_ROOT, 'tests', 'fixtures', 'modern-only-server.mjs');
+  let child: ChildProcess | undefined;
+
+  /** The modern-only fixture over Streamable HTTP on `port` (0: any); resolves with the port once it listens. */
+  function startModern(port: number): Promise<number> {
+    child = spawn(process.execPath, [MODERN_ONLY, '--http', String(port)], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const started = child;
+    return new Promise((resolve, reject) => {
+      started.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      started.on('exit', (code) => reject(new Error(`modern-only server exited (${code})`)));
+    });
+  }
+  function stopModern(): Promise<void> {
+    const running = child!;
+    return new Promise((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill();
+    });
+  }
+  afterEach(() => {
+    child?.kill();
+  });
+
+  it('brings it back after it was stopped and started again, on the same protocol', async () => {
+    const port = await startModern(0);
+    const timer = new ManualHealTimer();
+    const events = stateEvents();
+    multi = await MultiMcp.start([httpSpec('modern', `http://127.0.0.1:${port}/mcp`)], { healTimer: timer, onServerState: events.onServerState });
+    expect((await multi.callTool('modern', 'add', { a: 1, b: 2 })).content).toEqual([{ type: 'text', text: '3' }]);
+    for (let cycle = 1; cycle <= 3; cycle++) {
+      await stopModern();
+      await expect(multi.callTool('modern', 'add', { a: cycle, b: 1 })).rejects.toThrow(/"modern": could not start/);
+      expect(multi.statuses()[0]).toMatchObject({ state: 'reconnecting' });
+      await startModern(port);
+      const back = events.next('ready');
+      timer.fire();
+      await back;
+      expect(multi.statuses()[0]).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+      expect((await multi.callTool('modern', 'add', { a: cycle, b: 1 })).content).toEqual([{ type: 'text', text: String(cycle + 1) }]);
+    }
   });
 });
