@@ -5,6 +5,8 @@ import { MODERN_PROTOCOL_VERSIONS } from './modern-session.js';
 
 /** The JSON-RPC error code of UnsupportedProtocolVersion (protocol 2026-07-28; data: `{supported, requested}`). */
 export const UNSUPPORTED_PROTOCOL_VERSION_CODE = -32022;
+/** Invalid params: what the 2025 revisions answer an initialize naming a version they do not speak, with the same data. */
+const INVALID_PARAMS_CODE = -32602;
 /** Versions named from a server's answer, so a server listing thousands cannot flood the message. */
 const MAX_VERSIONS_NAMED = 8;
 /** Characters of one version named from a server's answer. */
@@ -36,24 +38,31 @@ export class UnsupportedProtocolError extends McpError {
 
 /**
  * The versions a server offered when it refused ours, or undefined when `err` is something else. Recognises the
- * 2026-07-28 UnsupportedProtocolVersion error whether it came as a JSON-RPC error (stdio) or as the body of an
- * HTTP 400 (Streamable HTTP), and the SDK's own refusal of the version a server answered initialize with.
+ * 2026-07-28 UnsupportedProtocolVersion error and the 2025 revisions' -32602 with `data.supported`, whether it came
+ * as a JSON-RPC error (stdio) or as the body of an HTTP 400 (Streamable HTTP), and the SDK's own refusal of the
+ * version a server answered initialize with.
  */
 export function offeredVersions(err: unknown): string[] | undefined {
   const direct = err as { code?: unknown; data?: unknown } | undefined;
-  if (direct?.code === UNSUPPORTED_PROTOCOL_VERSION_CODE) return versionsIn(direct.data);
+  if (isRefusal(direct)) return versionsIn(direct!.data);
   const message = errorMessage(err);
   const answered = /protocol version is not supported: (\S+)/i.exec(message);
   if (answered) return versionsIn({ supported: [answered[1]] });
   // Streamable HTTP: the SDK puts the response body in the message ("Error POSTing to endpoint: {…}").
   const body = message.indexOf('{');
-  if (body < 0 || !message.includes(String(UNSUPPORTED_PROTOCOL_VERSION_CODE))) return undefined;
+  if (body < 0 || !/-32022|-32602/.test(message)) return undefined;
   try {
     const parsed = JSON.parse(message.slice(body)) as { error?: { code?: unknown; data?: unknown } };
-    return parsed.error?.code === UNSUPPORTED_PROTOCOL_VERSION_CODE ? versionsIn(parsed.error.data) : undefined;
+    return isRefusal(parsed.error) ? versionsIn(parsed.error!.data) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** -32022, or -32602 naming the versions it supports (any other invalid-params error is not about versions). */
+function isRefusal(error: { code?: unknown; data?: unknown } | undefined): boolean {
+  if (error?.code === UNSUPPORTED_PROTOCOL_VERSION_CODE) return true;
+  return error?.code === INVALID_PARAMS_CODE && Array.isArray((error.data as { supported?: unknown } | undefined)?.supported);
 }
 
 function versionsIn(data: unknown): string[] {

@@ -47,6 +47,12 @@ async function startOddHttp(gets: { count: number }): Promise<Server> {
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       const message = JSON.parse(body) as { id?: number; method: string };
+      if (req.url === '/ancient' && message.method === 'initialize') {
+        // The 2025 revisions' refusal: invalid params, naming the versions the server speaks.
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2023-01-01'], requested: '2025-11-25' } } }));
+        return;
+      }
       if (req.url === '/future' && message.method === 'initialize') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2099-01-01', capabilities: { tools: {} }, serverInfo: { name: 'future', version: '9' } } }));
@@ -74,6 +80,7 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
         stdioSpec('modern-stdio', [MODERN_ONLY]),
         httpSpec('modern-http', `http://127.0.0.1:${modernPort}/mcp`),
         httpSpec('future', `${oddUrl}/future`),
+        httpSpec('ancient', `${oddUrl}/ancient`),
         httpSpec('no-endpoint', `${oddUrl}/mcp`, { startTimeoutMs: SHORT_START_MS }),
       ],
       { elicit: answerAs('Ada') },
@@ -103,6 +110,10 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
 
   it('refuses a server that answers initialize with a version from the future, naming it', () => {
     expect(statusOf('future').error).toBe('MCP server "future": speaks only MCP protocol 2099-01-01, and Cortex-R speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26 (and older)');
+  });
+
+  it('refuses a server that answers our version with the 2025 invalid-params refusal, naming what it speaks, without trying SSE', () => {
+    expect(statusOf('ancient').error).toMatch(/^MCP server "ancient": speaks only MCP protocol 2023-01-01, and Cortex-R speaks 2026-07-28, /);
   });
 
   it('gives up on an SSE stream that never names its endpoint at the start deadline, without a retry', () => {
