@@ -1,6 +1,7 @@
 // Protocol 2026-07-28 through the SDK v2 client, for a server that refused the 2025 versions: stdio or Streamable HTTP.
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpSession, SessionTool } from './mcp-session.js';
 
 /** The 2026 protocol versions the SDK v2 client speaks, newest first. */
@@ -25,7 +26,7 @@ export interface ModernHandlers {
 /** How to reach the server: a process to spawn, or a URL with headers. */
 export type ModernTarget =
   | { kind: 'stdio'; command: string; args: string[]; cwd?: string; env: Record<string, string>; maxBufferSize: number; onStderr(chunk: Buffer): void }
-  | { kind: 'http'; url: URL; headers: Record<string, string> };
+  | { kind: 'http'; url: URL; headers: Record<string, string>; authProvider?: OAuthClientProvider };
 
 let loading: Promise<[typeof import('@modelcontextprotocol/client'), typeof import('@modelcontextprotocol/client/stdio')]> | undefined;
 
@@ -50,7 +51,12 @@ export async function connectModern(target: ModernTarget, version: string, handl
     stdioTransport = new stdio.StdioClientTransport({ command: target.command, args: target.args, cwd: target.cwd, env: target.env, stderr: 'pipe', maxBufferSize: target.maxBufferSize } as ConstructorParameters<typeof stdio.StdioClientTransport>[0]);
     stdioTransport.stderr?.on('data', target.onStderr);
   }
-  const transport = stdioTransport ?? new sdk.StreamableHTTPClientTransport(target.kind === 'http' ? target.url : new URL('about:blank'), { requestInit: { headers: target.kind === 'http' ? target.headers : {} } });
+  // Our sign-in provider is written to SDK v1's interface, which v2's keeps (its extra methods are optional).
+  const transport =
+    stdioTransport ??
+    (target.kind === 'http'
+      ? new sdk.StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers }, ...(target.authProvider ? { authProvider: target.authProvider as never } : {}) })
+      : undefined)!;
   handlers.onClient(client, () => stdioTransport?.pid ?? null);
   await client.connect(transport, options);
   return modernSession(client);

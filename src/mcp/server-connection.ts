@@ -1,4 +1,5 @@
 // One MCP server over stdio, Streamable HTTP or SSE: start within a deadline, list tools, call, notice when it dies.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -153,7 +154,7 @@ export class ServerConnection {
     const { spec } = this;
     const target: ModernTarget =
       spec.transport === 'http' || spec.transport === 'sse'
-        ? { kind: 'http', url: new URL(spec.url!), headers: spec.headers ?? {} }
+        ? { kind: 'http', url: new URL(spec.url!), headers: spec.headers ?? {}, ...this.signIn() }
         : { kind: 'stdio', command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...baseServerEnv(), ...spec.env }, maxBufferSize: MAX_STDIO_MESSAGE_BYTES, onStderr: (chunk) => this.keepStderr(chunk) };
     const handlers = {
       roots: () => this.roots.map(({ uri, name }) => ({ uri, name })),
@@ -190,15 +191,19 @@ export class ServerConnection {
     return client;
   }
 
+  /** OAuth for a remote server: a token given in the entry's headers is the user's choice; else OAuth when it asks. */
+  private signIn(): { authProvider?: OAuthClientProvider } {
+    const authProvider = this.oauthStore && !hasAuthorizationHeader(this.spec) ? oauthProviderFor(this.spec, this.oauthStore) : undefined;
+    return authProvider ? { authProvider } : {};
+  }
+
   /** Transports to try in order: one for stdio and sse, Streamable HTTP then SSE for http. */
   private transportAttempts({ SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport }: ClientSdk): Array<() => Transport> {
     const { spec } = this;
     if (spec.transport === 'http' || spec.transport === 'sse') {
       const url = new URL(spec.url!);
       const requestInit = { headers: spec.headers ?? {} };
-      // A token given in the entry's headers is the user's choice; otherwise OAuth is used when the server asks for it.
-      const authProvider = this.oauthStore && !hasAuthorizationHeader(spec) ? oauthProviderFor(spec, this.oauthStore) : undefined;
-      const auth = authProvider ? { authProvider } : {};
+      const auth = this.signIn();
       const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) }, ...auth });
       return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit, ...auth }), sse];
     }
