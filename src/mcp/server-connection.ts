@@ -15,10 +15,11 @@ import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import { legacySession, type McpSession, type SessionTool } from './mcp-session.js';
-import { connectModern, modernVersionIn, type ModernTarget } from './modern-session.js';
+import { MODERN_PROTOCOL_VERSIONS, connectModern, modernVersionIn, type ModernTarget } from './modern-session.js';
 import type { RootFolder } from './roots.js';
 import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js';
 import { startFailure } from './start-failure.js';
+import { untilAborted } from './until-aborted.js';
 import type { PromptInfo, ResourceContents, ToolAnnotations, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
@@ -81,13 +82,7 @@ export class ServerConnection {
       if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
     };
     try {
-      const session = await this.connectLegacy(limitMs, deadline.signal, keepError).catch(async (err: unknown) => {
-        // A server that speaks only the 2026 protocol gets the client that speaks it.
-        const modern = err instanceof UnsupportedProtocolError ? modernVersionIn(err.offered) : undefined;
-        if (!modern) throw err;
-        await this.client?.close().catch(() => undefined);
-        return this.connectModern(modern, limitMs, deadline.signal, keepError);
-      });
+      const session = await this.connectNewestFirst(limitMs, deadline.signal, keepError);
       this.session = session;
       this.protocolVersion = session.protocolVersion;
       this.serverVersion = describeVersion(session.getServerVersion());
@@ -104,6 +99,30 @@ export class ServerConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Over Streamable HTTP, 2026-07-28 first: its `server/discover` is one request, which a 2025 server refuses without
+   * opening a session; then the 2025 versions. Over stdio and SSE, the 2025 versions first (probing a stdio server
+   * would cost a second process), then 2026-07-28 when the server refuses them and offers it.
+   */
+  private async connectNewestFirst(limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void): Promise<McpSession> {
+    if (this.spec.transport === 'http') {
+      try {
+        // Without sign-in: a server that wants it answers 401 here, and the 2025 path below signs in.
+        return await this.connectModern(MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, false);
+      } catch (err) {
+        if (signal.aborted || this.stopped) throw err;
+        await this.client?.close().catch(() => undefined);
+      }
+    }
+    return this.connectLegacy(limitMs, signal, keepError).catch(async (err: unknown) => {
+      // A server that speaks only the 2026 protocol gets the client that speaks it.
+      const modern = err instanceof UnsupportedProtocolError ? modernVersionIn(err.offered) : undefined;
+      if (!modern) throw err;
+      await this.client?.close().catch(() => undefined);
+      return this.connectModern(modern, limitMs, signal, keepError, true);
+    });
   }
 
   /** Connects with the SDK v1 client (protocol 2025-11-25 and older): each transport in turn; throws the last failure. */
@@ -150,11 +169,11 @@ export class ServerConnection {
   }
 
   /** Connects with the SDK v2 client pinned to `version` (protocol 2026-07-28), over stdio or Streamable HTTP. */
-  private async connectModern(version: string, limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void): Promise<McpSession> {
+  private async connectModern(version: string, limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void, signIn: boolean): Promise<McpSession> {
     const { spec } = this;
     const target: ModernTarget =
       spec.transport === 'http' || spec.transport === 'sse'
-        ? { kind: 'http', url: new URL(spec.url!), headers: spec.headers ?? {}, ...this.signIn() }
+        ? { kind: 'http', url: new URL(spec.url!), headers: spec.headers ?? {}, ...(signIn ? this.signIn() : {}) }
         : { kind: 'stdio', command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...baseServerEnv(), ...spec.env }, maxBufferSize: MAX_STDIO_MESSAGE_BYTES, onStderr: (chunk) => this.keepStderr(chunk) };
     const handlers = {
       roots: () => this.roots.map(({ uri, name }) => ({ uri, name })),
@@ -368,16 +387,6 @@ function isTaskOnly(tool: SessionTool): boolean {
 
 function describeVersion(info: { name?: string; version?: string } | undefined): string {
   return info ? `${info.name ?? '?'}@${info.version ?? '?'}` : '';
-}
-
-/** `work`, or a rejection with the signal's reason as soon as it aborts (the work is left to its own clean-up). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** The SSE GET stream is opened by eventsource, which needs the headers passed through its fetch. */

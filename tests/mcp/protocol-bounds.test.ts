@@ -8,7 +8,7 @@ import type { ServerSpec } from '../../src/config/server-spec.js';
 import type { Elicit } from '../../src/mcp/elicitation.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
-import { httpSpec } from './http-fixture.js';
+import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
 
 const MODERN_ONLY = join(PROJECT_ROOT, 'tests', 'fixtures', 'modern-only-server.mjs');
 /** Deadline of the server whose stream never opens: short, so the test is quick; the point is that it is bounded. */
@@ -25,8 +25,8 @@ const answerAs = (name: string): Elicit => async (request) => {
 const stdioSpec = (id: string, args: string[]): ServerSpec => ({ id, command: process.execPath, args, cwd: PROJECT_ROOT, env: {}, description: id, capabilities: [] });
 
 /** The modern-only fixture over Streamable HTTP in its own process; resolves with its port once it listens. */
-function startModernHttp(children: ChildProcess[]): Promise<number> {
-  const child = spawn(process.execPath, [MODERN_ONLY, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startModernHttp(children: ChildProcess[], ...flags: string[]): Promise<number> {
+  const child = spawn(process.execPath, [MODERN_ONLY, '--http', '0', ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
@@ -70,9 +70,12 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
   const gets = { count: 0 };
   let odd: Server;
   let multi: MultiMcp;
+  let legacy: HttpFixture;
 
   beforeAll(async () => {
     const modernPort = await startModernHttp(children);
+    const dualPort = await startModernHttp(children, '--dual');
+    legacy = await startHttpFixture();
     odd = await startOddHttp(gets);
     const oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
     multi = await MultiMcp.start(
@@ -81,6 +84,9 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
         httpSpec('modern-http', `http://127.0.0.1:${modernPort}/mcp`),
         httpSpec('future', `${oddUrl}/future`),
         httpSpec('ancient', `${oddUrl}/ancient`),
+        httpSpec('dual-http', `http://127.0.0.1:${dualPort}/mcp`),
+        stdioSpec('dual-stdio', [MODERN_ONLY, '--dual']),
+        httpSpec('legacy-http', legacy.url),
         httpSpec('no-endpoint', `${oddUrl}/mcp`, { startTimeoutMs: SHORT_START_MS }),
       ],
       { elicit: answerAs('Ada') },
@@ -88,6 +94,7 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
   });
   afterAll(async () => {
     await multi.close();
+    await legacy.close();
     odd.closeAllConnections();
     odd.close();
     for (const child of children) child.kill();
@@ -106,6 +113,15 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
     const result = await multi.callTool(id, 'greet', {});
     expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
     expect(asked.slice(before)).toEqual([{ server: id, message: 'What is your name?', fields: ['name'] }]);
+  });
+
+  it('speaks 2026-07-28 over Streamable HTTP with a server that speaks both eras, 2025-11-25 over stdio, and 2025-11-25 with a 2025 server', async () => {
+    expect(statusOf('dual-http')).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+    expect(statusOf('dual-stdio')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25' });
+    expect(statusOf('legacy-http')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25' });
+    for (const id of ['dual-http', 'dual-stdio']) expect((await multi.callTool(id, 'add', { a: 20, b: 22 })).content).toEqual([{ type: 'text', text: '42' }]);
+    // The 2026 probe opened no session on the 2025 server: only the 2025 handshake did.
+    expect(legacy.sessions).toBe(1);
   });
 
   it('refuses a server that answers initialize with a version from the future, naming it', () => {
