@@ -48,7 +48,9 @@ export async function connectModern(target: ModernTarget, version: string, handl
   client.onclose = () => handlers.onClose(client);
   let stdioTransport: ModernStdioTransport | undefined;
   if (target.kind === 'stdio') {
-    stdioTransport = new stdio.StdioClientTransport({ command: target.command, args: target.args, cwd: target.cwd, env: target.env, stderr: 'pipe', maxBufferSize: target.maxBufferSize } as ConstructorParameters<typeof stdio.StdioClientTransport>[0]);
+    // A subclass: the SDK probes the SDK's own stdio transport on a second, throw-away process, a subclass in place.
+    const InPlace = class extends stdio.StdioClientTransport {};
+    stdioTransport = new InPlace({ command: target.command, args: target.args, cwd: target.cwd, env: target.env, stderr: 'pipe', maxBufferSize: target.maxBufferSize } as ConstructorParameters<typeof stdio.StdioClientTransport>[0]);
     stdioTransport.stderr?.on('data', target.onStderr);
   }
   // Our sign-in provider is written to SDK v1's interface, which v2's keeps (its extra methods are optional).

@@ -104,13 +104,16 @@ export class ServerConnection {
   /**
    * Over Streamable HTTP, 2026-07-28 first: its `server/discover` is one request, which a 2025 server refuses without
    * opening a session; then the 2025 versions. Over stdio and SSE, the 2025 versions first (probing a stdio server
-   * would cost a second process), then 2026-07-28 when the server refuses them and offers it.
+   * would cost a second process), then 2026-07-28 when the server refuses them and offers it. A restart goes
+   * straight to the version the server spoke last time, and to the sequence above only if that fails.
    */
   private async connectNewestFirst(limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void): Promise<McpSession> {
-    if (this.spec.transport === 'http') {
+    const before = this.protocolVersion;
+    const modernBefore = MODERN_PROTOCOL_VERSIONS.includes(before);
+    if (modernBefore || (this.spec.transport === 'http' && !before)) {
       try {
-        // Without sign-in: a server that wants it answers 401 here, and the 2025 path below signs in.
-        return await this.connectModern(MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, false);
+        // Without sign-in on a first probe: a server that wants it answers 401 here, and the 2025 path below signs in.
+        return await this.connectModern(modernBefore ? before : MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, modernBefore);
       } catch (err) {
         if (signal.aborted || this.stopped) throw err;
         await this.client?.close().catch(() => undefined);

@@ -1,7 +1,9 @@
 // Connecting is bounded and speaks what the server speaks: a server speaking only protocol 2026-07-28, one naming a future version, one whose SSE stream never opens.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config/server-spec.js';
@@ -11,8 +13,8 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
 
 const MODERN_ONLY = join(PROJECT_ROOT, 'tests', 'fixtures', 'modern-only-server.mjs');
-/** Deadline of the server whose stream never opens: short, so the test is quick; the point is that it is bounded. */
-const SHORT_START_MS = 1_500;
+/** Deadline of the server whose stream never opens: room for the refused requests before it on a loaded machine. */
+const SHORT_START_MS = 5_000;
 
 /** What the person was asked, in order. */
 const asked: Array<{ server: string; message: string; fields: string[] }> = [];
@@ -87,7 +89,6 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
         httpSpec('dual-http', `http://127.0.0.1:${dualPort}/mcp`),
         stdioSpec('dual-stdio', [MODERN_ONLY, '--dual']),
         httpSpec('legacy-http', legacy.url),
-        httpSpec('no-endpoint', `${oddUrl}/mcp`, { startTimeoutMs: SHORT_START_MS }),
       ],
       { elicit: answerAs('Ada') },
     );
@@ -130,11 +131,35 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
 
   it('refuses a server that answers our version with the 2025 invalid-params refusal, naming what it speaks, without trying SSE', () => {
     expect(statusOf('ancient').error).toMatch(/^MCP server "ancient": speaks only MCP protocol 2023-01-01, and Cortex-R speaks 2026-07-28, /);
+    // Nor did the server from the future get an SSE try.
+    expect(gets.count).toBe(0);
   });
 
-  it('gives up on an SSE stream that never names its endpoint at the start deadline, without a retry', () => {
-    expect(statusOf('no-endpoint').error).toBe('MCP server "no-endpoint": could not start: did not answer within 2 s (raise its `timeout` if it installs slowly)');
-    // One Streamable HTTP attempt fell back to one SSE stream; the deadline ended it and nothing was tried again.
-    expect(gets.count).toBe(1);
+  it('gives up on an SSE stream that never names its endpoint at the start deadline, without a retry', async () => {
+    // On its own, after the others: the attempts before the SSE stream must fit in the deadline whatever the load.
+    const alone = await MultiMcp.start([httpSpec('no-endpoint', `http://127.0.0.1:${(odd.address() as AddressInfo).port}/mcp`, { startTimeoutMs: SHORT_START_MS })]);
+    try {
+      expect(alone.statuses()[0]!.error).toBe(`MCP server "no-endpoint": could not start: did not answer within ${SHORT_START_MS / 1000} s (raise its \`timeout\` if it installs slowly)`);
+      // The 2026 probe and the 2025 POST were refused, the fall-back SSE stream opened once; the deadline ended it.
+      expect(gets.count).toBe(1);
+    } finally {
+      await alone.close();
+    }
+  });
+});
+
+describe('restarting a server that speaks only 2026-07-28', () => {
+  it('goes straight to 2026-07-28 on a restart, without the refused 2025 opening first', async () => {
+    const starts = join(mkdtempSync(join(tmpdir(), 'cortex-starts-')), 'starts');
+    const multi = await MultiMcp.start([{ ...stdioSpec('modern', [MODERN_ONLY]), env: { CORTEX_STARTS_FILE: starts } }]);
+    try {
+      // The first start: one process refused the 2025 opening, the next one speaks 2026-07-28.
+      expect(readFileSync(starts, 'utf8')).toBe('start\nstart\n');
+      process.kill(multi.pidOf('modern')!);
+      expect((await multi.callTool('modern', 'add', { a: 1, b: 1 })).content).toEqual([{ type: 'text', text: '2' }]);
+      expect(readFileSync(starts, 'utf8')).toBe('start\nstart\nstart\n');
+    } finally {
+      await multi.close();
+    }
   });
 });
