@@ -94,10 +94,10 @@ export class Healer {
     if (streak?.cancel) throw this.downError(id, streak);
     if (streak) {
       // Gone again before answering anything since the last restart: back off instead of restarting in a loop.
-      this.scheduleNext(conn, { ...streak, error: errorMessage(why) });
+      this.scheduleNext(conn, { ...streak, error: reasonOf(id, why) });
       throw this.downError(id, this.streaks.get(id)!);
     }
-    await this.attempt(conn, { attempts: 0, retryInMs: 0, error: errorMessage(why) }, true);
+    await this.attempt(conn, { attempts: 0, retryInMs: 0, error: reasonOf(id, why) }, true);
   }
 
   /** One start; a failure schedules the next. `rethrow`: the caller waits on this attempt and gets its error. */
@@ -112,7 +112,7 @@ export class Healer {
           if (before.attempts > 0) this.options.onState?.({ server: id, state: 'ready' });
         },
         (err: unknown) => {
-          if (!this.closed) this.scheduleNext(conn, { ...streak, error: errorMessage(err) });
+          if (!this.closed) this.scheduleNext(conn, { ...streak, error: reasonOf(id, err) });
           if (rethrow) throw err;
         },
       )
@@ -145,6 +145,13 @@ export class Healer {
     for (const streak of this.streaks.values()) streak.cancel?.();
     this.streaks.clear();
   }
+}
+
+/** Why, without the `MCP server "id": ` its status line already names. */
+function reasonOf(serverId: string, err: unknown): string {
+  const message = errorMessage(err);
+  const prefix = `MCP server "${serverId}": `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
 
 /** The state in plain words, e.g. "3 attempts failed, next in 4 s; last: connection refused". */

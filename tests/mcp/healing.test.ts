@@ -71,7 +71,7 @@ describe('healing a server that goes away', () => {
     await expect(multi.callTool('remote', 'echo', { message: 'lost' })).rejects.toThrow(/could not start/);
     // While it waits to be retried, a call is answered at once with the state, and starts nothing.
     await expect(multi.callTool('remote', 'echo', { message: 'again' })).rejects.toThrow(
-      /"remote": is down \(1 restart without an answer, next try in 1 s; last: .*\); it is being brought back in the background/,
+      /^MCP server "remote": is down \(1 restart without an answer, next try in 1 s; last: could not start: .*\); it is being brought back in the background$/,
     );
     const attempts = 12;
     for (let i = 0; i < attempts; i++) {
