@@ -42,7 +42,7 @@ describe('cortex servers with a server that speaks only 2026-07-28', () => {
       ].join('\n'),
     );
     const run = await runCli(['--profile', profile, 'servers', 'list']);
-    for (const id of ['modern-stdio', 'modern-http']) expect(run.stdout).toMatch(new RegExp(`${id} +ready +2 tools: add, greet\n +roots offered: .*; MCP 2026-07-28\n`));
+    for (const id of ['modern-stdio', 'modern-http']) expect(run.stdout).toMatch(new RegExp(`${id} +ready +3 tools: add, greet, count_slowly\n +roots offered: .*; MCP 2026-07-28\n`));
     expect(run.code).toBe(0);
     const json = JSON.parse((await runCli(['--profile', profile, 'servers', 'list', '--json'])).stdout);
     expect(json.map((s: { protocolVersion?: string }) => s.protocolVersion)).toEqual(['2026-07-28', '2026-07-28']);

@@ -104,7 +104,7 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
   const statusOf = (id: string) => multi.statuses().find((s) => s.id === id)!;
 
   it.each(['modern-stdio', 'modern-http'])('speaks 2026-07-28 with %s, which refuses the 2025 versions, and calls its tool', async (id) => {
-    expect(statusOf(id)).toMatchObject({ state: 'ready', tools: ['add', 'greet'], protocolVersion: '2026-07-28' });
+    expect(statusOf(id)).toMatchObject({ state: 'ready', tools: ['add', 'greet', 'count_slowly'], protocolVersion: '2026-07-28' });
     const result = await multi.callTool(id, 'add', { a: 2, b: 3 });
     expect(result.content).toEqual([{ type: 'text', text: '5' }]);
   });
@@ -114,6 +114,22 @@ describe('connecting to servers that refuse the 2025 protocol versions', () => {
     const result = await multi.callTool(id, 'greet', {});
     expect(result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
     expect(asked.slice(before)).toEqual([{ server: id, message: 'What is your name?', fields: ['name'] }]);
+  });
+
+  it.each(['modern-stdio', 'modern-http'])('shows the progress %s reports on 2026-07-28, and cancels the call', async (id) => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const call = multi.callTool(id, 'count_slowly', {}, {
+      signal: controller.signal,
+      onProgress: ({ message }) => {
+        seen.push(message ?? '');
+        if (seen.length === 2) controller.abort();
+      },
+    });
+    await expect(call).rejects.toThrow();
+    expect(seen).toEqual(['step 1', 'step 2']);
+    // The server is still there for the next call.
+    expect((await multi.callTool(id, 'add', { a: 2, b: 2 })).content).toEqual([{ type: 'text', text: '4' }]);
   });
 
   it('speaks 2026-07-28 over Streamable HTTP with a server that speaks both eras, 2025-11-25 over stdio, and 2025-11-25 with a 2025 server', async () => {
