@@ -7,6 +7,7 @@ import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-fa
 import type { Elicit } from './elicitation.js';
 import { Healer, reconnectText, type HealTimer, type ServerStateEvent } from './healing.js';
 import { OAuthStore } from './oauth/store.js';
+import { MODERN_PROTOCOL_VERSIONS } from './modern-session.js';
 import { offeredNames } from './offered-names.js';
 import { UnsupportedProtocolError } from './protocol-version.js';
 import { rootsFor } from './roots.js';
@@ -89,6 +90,8 @@ export class MultiMcp implements ToolCaller {
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);
+      // A server that spoke 2026-07-28 last run is spoken to in it at once (a 2025 one is probed again: it may have moved on).
+      if (hit?.protocolVersion && MODERN_PROTOCOL_VERSIONS.includes(hit.protocolVersion)) c.protocolVersion = hit.protocolVersion;
       if (!(options.lazy && hit)) multi.started.set(c.spec.id, multi.firstStart(c));
     }
     return multi;
@@ -120,7 +123,7 @@ export class MultiMcp implements ToolCaller {
       });
       if (this.closed) return c.shutdown();
       this.cached.delete(c.spec.id);
-      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools });
+      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools, protocolVersion: c.protocolVersion });
     } catch (err) {
       this.cached.delete(c.spec.id);
       this.failures.set(c.spec.id, this.closed ? 'closed before it started' : errorMessage(err));

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerSpec } from '../../src/config/server-spec.js';
 import type { Elicit } from '../../src/mcp/elicitation.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
+import { ToolCache } from '../../src/mcp/tool-cache.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
 
@@ -177,5 +178,18 @@ describe('restarting a server that speaks only 2026-07-28', () => {
     } finally {
       await multi.close();
     }
+  });
+
+  it('goes straight to 2026-07-28 in the next run too, from the tool cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cortex-starts-'));
+    const spec = { ...stdioSpec('modern', [MODERN_ONLY]), env: { CORTEX_STARTS_FILE: join(dir, 'starts') } };
+    const cacheFile = join(dir, 'mcp-tools.json');
+    for (let run = 1; run <= 2; run++) {
+      const multi = await MultiMcp.start([spec], { cache: await ToolCache.load(cacheFile) });
+      expect(multi.statuses()[0]).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+      await multi.close();
+    }
+    // Two processes the first run (the refused 2025 opening, then 2026-07-28), one the second.
+    expect(readFileSync(join(dir, 'starts'), 'utf8')).toBe('start\nstart\nstart\n');
   });
 });
