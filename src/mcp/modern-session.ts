@@ -1,4 +1,4 @@
-// Protocol 2026-07-28 through the SDK v2 client, for a server that refused the 2025 versions: stdio or Streamable HTTP.
+// Protocol 2026-07-28 through the SDK v2 client, over stdio or Streamable HTTP (see ServerConnection.connectNewestFirst).
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -31,8 +31,8 @@ export type ModernTarget =
 let loading: Promise<[typeof import('@modelcontextprotocol/client'), typeof import('@modelcontextprotocol/client/stdio')]> | undefined;
 
 /**
- * Connects with the SDK v2 client pinned to `version` (no probe: the server already said it speaks it). The
- * per-request `_meta`, the HTTP headers and input_required rounds (answered through `handlers.elicit`, then sent
+ * Connects with the SDK v2 client pinned to `version`: its `server/discover` must offer it, else this throws (a
+ * 2025 server refuses the request without opening a session). The per-request `_meta`, the HTTP headers and input_required rounds (answered through `handlers.elicit`, then sent
  * again with the answers and the server's requestState) are the SDK's. Throws what the SDK throws.
  */
 export async function connectModern(target: ModernTarget, version: string, handlers: ModernHandlers, options: { timeout: number; signal: AbortSignal }): Promise<McpSession> {
