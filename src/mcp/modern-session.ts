@@ -32,8 +32,9 @@ let loading: Promise<[typeof import('@modelcontextprotocol/client'), typeof impo
 
 /**
  * Connects with the SDK v2 client pinned to `version`: its `server/discover` must offer it, else this throws (a
- * 2025 server refuses the request without opening a session). The per-request `_meta`, the HTTP headers and input_required rounds (answered through `handlers.elicit`, then sent
- * again with the answers and the server's requestState) are the SDK's. Throws what the SDK throws.
+ * 2025 server refuses the request without opening a session). The per-request `_meta`, the HTTP headers and
+ * input_required rounds (answered through `handlers.elicit`, then sent again with the answers and the server's
+ * requestState) are the SDK's. Throws what the SDK throws.
  */
 export async function connectModern(target: ModernTarget, version: string, handlers: ModernHandlers, options: { timeout: number; signal: AbortSignal }): Promise<McpSession> {
   loading ??= Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
