@@ -46,6 +46,8 @@ export class ServerConnection {
   private session: McpSession | undefined;
   private pidOfSession: () => number | null = () => null;
   private stderrTail = '';
+  /** Sign-in of the start under way (null: none); see signIn(). */
+  private provider: OAuthClientProvider | null | undefined;
   /** The MCP protocol version agreed with the server (e.g. `2025-11-25`, `2026-07-28`). */
   protocolVersion = '';
   tools: ToolInfo[] = [];
@@ -74,6 +76,7 @@ export class ServerConnection {
     await this.close();
     if (this.stopped) throw new McpError(this.spec.id, 'shut down before it started');
     this.stderrTail = '';
+    this.provider = undefined;
     const limitMs = this.spec.startTimeoutMs ?? DEFAULT_SERVER_START_TIMEOUT_MS;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), limitMs);
@@ -112,8 +115,7 @@ export class ServerConnection {
     const modernBefore = MODERN_PROTOCOL_VERSIONS.includes(before);
     if (modernBefore || (this.spec.transport === 'http' && !before)) {
       try {
-        // Without sign-in on a first probe: a server that wants it answers 401 here, and the 2025 path below signs in.
-        return await this.connectModern(modernBefore ? before : MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, modernBefore);
+        return await this.connectModern(modernBefore ? before : MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, true);
       } catch (err) {
         if (signal.aborted || this.stopped) throw err;
         await this.client?.close().catch(() => undefined);
@@ -215,8 +217,9 @@ export class ServerConnection {
 
   /** OAuth for a remote server: a token given in the entry's headers is the user's choice; else OAuth when it asks. */
   private signIn(): { authProvider?: OAuthClientProvider } {
-    const authProvider = this.oauthStore && !hasAuthorizationHeader(this.spec) ? oauthProviderFor(this.spec, this.oauthStore) : undefined;
-    return authProvider ? { authProvider } : {};
+    // One provider per start, shared by every attempt: a token one attempt obtained serves the next.
+    if (this.provider === undefined) this.provider = this.oauthStore && !hasAuthorizationHeader(this.spec) ? oauthProviderFor(this.spec, this.oauthStore) : null;
+    return this.provider ? { authProvider: this.provider } : {};
   }
 
   /** Transports to try in order: one for stdio and sse, Streamable HTTP then SSE for http. */

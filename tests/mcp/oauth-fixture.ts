@@ -41,19 +41,18 @@ export interface OAuthFixture {
   close(): Promise<void>;
 }
 
-/** The 2026-07-28 endpoint: SDK v2's handler, 2025 openings refused, the bearer check's AuthInfo passed through. */
-const modern = createMcpHandler(
-  () => {
-    const server = new ModernServer({ name: 'protected-modern', version: '2.0.0' }, { capabilities: { tools: {} } });
-    server.registerTool('whoami', { description: 'The client id the token belongs to', annotations: { readOnlyHint: true } }, (ctx) => ({
-      content: [{ type: 'text', text: JSON.stringify({ result: (ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo?.clientId ?? null }) }],
-    }));
-    return server;
-  },
-  { legacy: 'reject' },
-);
+/** The 2026-07-28 endpoints: SDK v2's handler, 2025 openings refused (or served, `dual`), the bearer check's AuthInfo passed through. */
+const modernServer = () => {
+  const server = new ModernServer({ name: 'protected-modern', version: '2.0.0' }, { capabilities: { tools: {} } });
+  server.registerTool('whoami', { description: 'The client id the token belongs to', annotations: { readOnlyHint: true } }, (ctx) => ({
+    content: [{ type: 'text', text: JSON.stringify({ result: (ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo?.clientId ?? null }) }],
+  }));
+  return server;
+};
+const modernOnly = createMcpHandler(modernServer, { legacy: 'reject' });
+const dual = createMcpHandler(modernServer, { legacy: 'stateless' });
 
-async function serveModern(req: Req & { auth?: AuthInfo }, res: Res): Promise<void> {
+async function serveModern(req: Req & { auth?: AuthInfo }, res: Res, modern: typeof dual): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
@@ -75,8 +74,8 @@ class Clients implements OAuthRegisteredClientsStore {
   }
 }
 
-/** `modernOnly`: the MCP endpoint speaks only protocol 2026-07-28 (SDK v2), refusing the 2025 versions. */
-export async function startOAuthFixture(options: { modernOnly?: boolean } = {}): Promise<OAuthFixture> {
+/** `modernOnly`: the MCP endpoint speaks only protocol 2026-07-28 (SDK v2), refusing the 2025 versions; `dual`: both. */
+export async function startOAuthFixture(options: { modernOnly?: boolean; dual?: boolean } = {}): Promise<OAuthFixture> {
   const clients = new Clients();
   const codes = new Map<string, { client: string; params: AuthorizationParams }>();
   const access = new Map<string, AuthInfo>();
@@ -148,7 +147,7 @@ export async function startOAuthFixture(options: { modernOnly?: boolean } = {}):
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['mcp'] }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.all('/mcp', bearer, async (req: Req, res: Res) => {
-    if (options.modernOnly) return serveModern(req, res);
+    if (options.modernOnly || options.dual) return serveModern(req, res, options.dual ? dual : modernOnly);
     const server = new McpServer({ name: 'protected', version: '1.0.0' });
     server.registerTool('whoami', { description: 'The client id the token belongs to', annotations: { readOnlyHint: true } }, (extra) => ({
       content: [{ type: 'text', text: JSON.stringify({ result: extra.authInfo?.clientId ?? null }) }],
