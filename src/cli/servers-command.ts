@@ -21,10 +21,10 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
     } else {
       const width = Math.max(12, ...statuses.map((s) => s.id.length));
       for (const s of statuses) {
-        const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red('failed  ');
+        const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red(s.state.padEnd(8));
         const head = `${s.id.padEnd(width)} ${state}`;
         out.line(s.state === 'ready' ? `${head} ${s.tools.length} tools: ${s.tools.join(', ')}` : `${head} ${s.error}`);
-        if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}`));
+        if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}${s.protocolVersion ? `; MCP ${s.protocolVersion}` : ''}`));
       }
     }
     return statuses.every((s) => s.state === 'ready' || s.state === 'disabled') ? EXIT.ok : EXIT.gaveUp;

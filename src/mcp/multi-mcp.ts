@@ -5,8 +5,11 @@ import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
 import type { Elicit } from './elicitation.js';
+import { Healer, reconnectText, type HealTimer, type ServerStateEvent } from './healing.js';
 import { OAuthStore } from './oauth/store.js';
+import { MODERN_PROTOCOL_VERSIONS } from './modern-session.js';
 import { offeredNames } from './offered-names.js';
+import { UnsupportedProtocolError } from './protocol-version.js';
 import { rootsFor } from './roots.js';
 import { ServerConnection, StartTimeoutError } from './server-connection.js';
 import { ToolCache } from './tool-cache.js';
@@ -16,8 +19,6 @@ import type { CallOptions, PromptInfo, ResourceReadResult, ServerStatus, ServerS
 export const TOOL_CALL_TIMEOUT_MS = 20_000;
 /** Longest a call that keeps reporting progress may run (each notification restarts its own timeout); the sandbox deadline may cut it shorter. */
 export const MAX_TOOL_CALL_WITH_PROGRESS_MS = 10 * 60_000;
-/** Restarts allowed per server over the life of one MultiMcp, so a server that always crashes can't loop us. */
-const MAX_RESTARTS_PER_SERVER = 5;
 /** Resource URIs remembered with the server whose tool result named them, so a big session can't grow it without end. */
 const MAX_REMEMBERED_RESOURCE_URIS = 1_000;
 
@@ -40,6 +41,10 @@ export interface MultiMcpOptions {
    * tools is called), so a one-shot `ask` starts just the servers perception picked. Default false: all start at once.
    */
   lazy?: boolean;
+  /** When the background attempts to bring a lost server back run (see Healer); default: the real clock. */
+  healTimer?: HealTimer;
+  /** Told when a server that went away is waiting to be retried, and when it is back. Must not throw. */
+  onServerState?: (event: ServerStateEvent) => void;
 }
 
 /** How every command starts the configured servers: roots, the tool cache (`mcp-tools.json` in the profile's cache folder), the disabled ones for statuses. */
@@ -59,8 +64,7 @@ export function oauthStoreOf(config: LoadedConfig): OAuthStore {
 
 export class MultiMcp implements ToolCaller {
   private readonly failures = new Map<string, string>();
-  private readonly restarts = new Map<string, number>();
-  private readonly restarting = new Map<string, Promise<void>>();
+  private readonly healer: Healer;
   /** Settles (never rejects) when each server's first start has succeeded or failed. */
   private readonly started = new Map<string, Promise<void>>();
   private readonly cached = new Map<string, { instructions: string; tools: ToolInfo[] }>();
@@ -72,7 +76,9 @@ export class MultiMcp implements ToolCaller {
   private constructor(
     private readonly connections: ServerConnection[],
     private readonly options: MultiMcpOptions,
-  ) {}
+  ) {
+    this.healer = new Healer({ ...(options.healTimer ? { timer: options.healTimer } : {}), ...(options.onServerState ? { onState: options.onServerState } : {}) });
+  }
 
   /**
    * Starts all servers in the background and returns at once: tools come from the cache until a server is up
@@ -84,6 +90,8 @@ export class MultiMcp implements ToolCaller {
     for (const c of multi.connections) {
       const hit = options.cache?.get(c.spec);
       if (hit) multi.cached.set(c.spec.id, hit);
+      // A server that spoke 2026-07-28 last run is spoken to in it at once (a 2025 one is probed again: it may have moved on).
+      if (hit?.protocolVersion && MODERN_PROTOCOL_VERSIONS.includes(hit.protocolVersion)) c.protocolVersion = hit.protocolVersion;
       if (!(options.lazy && hit)) multi.started.set(c.spec.id, multi.firstStart(c));
     }
     return multi;
@@ -110,12 +118,12 @@ export class MultiMcp implements ToolCaller {
     try {
       await c.start().catch((err: unknown) => {
         // One retry for a server that crashed on start; not after its deadline, nor once we are shutting down.
-        if (err instanceof StartTimeoutError || this.closed) throw err;
+        if (err instanceof StartTimeoutError || err instanceof UnsupportedProtocolError || this.closed) throw err;
         return c.start();
       });
       if (this.closed) return c.shutdown();
       this.cached.delete(c.spec.id);
-      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools });
+      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools, protocolVersion: c.protocolVersion });
     } catch (err) {
       this.cached.delete(c.spec.id);
       this.failures.set(c.spec.id, this.closed ? 'closed before it started' : errorMessage(err));
@@ -183,8 +191,9 @@ export class MultiMcp implements ToolCaller {
 
   statuses(): ServerStatus[] {
     const running: ServerStatus[] = this.connections.map((c) => {
-      const error = this.failures.get(c.spec.id);
-      const state = error ? 'failed' : c.alive ? 'ready' : 'starting';
+      const reconnect = this.healer.state(c.spec.id);
+      const error = this.failures.get(c.spec.id) ?? (reconnect ? reconnectText(reconnect) : undefined);
+      const state = this.failures.has(c.spec.id) ? 'failed' : reconnect ? 'reconnecting' : c.alive ? 'ready' : 'starting';
       return {
         id: c.spec.id,
         state,
@@ -192,6 +201,8 @@ export class MultiMcp implements ToolCaller {
         tools: this.toolsOf(c).map((t) => t.remoteName),
         roots: c.roots.map((r) => r.path),
         ...(error ? { error } : {}),
+        ...(reconnect ? { reconnect } : {}),
+        ...(c.alive && c.protocolVersion ? { protocolVersion: c.protocolVersion } : {}),
       };
     });
     const off: ServerStatus[] = (this.options.disabled ?? []).map((d) => ({
@@ -255,14 +266,14 @@ export class MultiMcp implements ToolCaller {
    * safe: see mayRetry().
    */
   private async withRestart<T>(conn: ServerConnection, what: string, options: CallOptions, readOnly: boolean, attempt: () => Promise<T>): Promise<T> {
-    if (!conn.alive) await this.restart(conn);
+    if (!conn.alive) await this.healer.restart(conn, 'its connection had closed');
     try {
-      return await attempt();
+      return this.answered(conn, await attempt());
     } catch (err) {
       if (options.signal?.aborted || !mayRetry(conn, err, readOnly)) throw wrap(conn.spec.id, what, err);
-      await this.restart(conn);
+      await this.healer.restart(conn, err);
       try {
-        return await attempt();
+        return this.answered(conn, await attempt());
       } catch (retryErr) {
         throw wrap(conn.spec.id, what, retryErr);
       }
@@ -293,18 +304,10 @@ export class MultiMcp implements ToolCaller {
     }
   }
 
-  private async restart(conn: ServerConnection): Promise<void> {
-    const id = conn.spec.id;
-    const pending = this.restarting.get(id);
-    if (pending) return pending;
-    const count = this.restarts.get(id) ?? 0;
-    if (count >= MAX_RESTARTS_PER_SERVER) {
-      throw new McpError(id, `stopped after crashing ${count + 1} times; see its stderr with \`cortex servers test ${id}\``);
-    }
-    this.restarts.set(id, count + 1);
-    const promise = conn.start().finally(() => this.restarting.delete(id));
-    this.restarting.set(id, promise);
-    return promise;
+  /** `result`, noting that the server answered (which ends its streak of restarts). */
+  private answered<T>(conn: ServerConnection, result: T): T {
+    this.healer.answered(conn.spec.id);
+    return result;
   }
 
   private connection(serverId: string): ServerConnection {
@@ -315,6 +318,7 @@ export class MultiMcp implements ToolCaller {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.healer.close();
     await Promise.all(this.connections.map((c) => c.shutdown()));
   }
 }

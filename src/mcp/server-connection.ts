@@ -1,7 +1,8 @@
 // One MCP server over stdio, Streamable HTTP or SSE: start within a deadline, list tools, call, notice when it dies.
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_SERVER_START_TIMEOUT_MS } from '../config/mcp-entries.js';
 import { baseServerEnv } from '../config/server-env.js';
 import type { ServerSpec } from '../config/server-spec.js';
@@ -13,9 +14,13 @@ import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
+import { legacySession, type McpSession, type SessionTool } from './mcp-session.js';
+import { MODERN_PROTOCOL_VERSIONS, connectModern, modernVersionIn, type ModernTarget } from './modern-session.js';
 import type { RootFolder } from './roots.js';
+import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js';
 import { startFailure } from './start-failure.js';
-import type { PromptInfo, ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
+import { untilAborted } from './until-aborted.js';
+import type { PromptInfo, ResourceContents, ToolAnnotations, ToolInfo, ToolProgress, ToolResult } from './types.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
@@ -36,9 +41,15 @@ export type { RootFolder } from './roots.js';
 export class StartTimeoutError extends McpError {}
 
 export class ServerConnection {
-  private client: Client | undefined;
-  private transport: Transport | undefined;
+  /** The SDK client of the session (v1 or v2): its identity tells the current session's onclose from a stale one. */
+  private client: { close(): Promise<void> } | undefined;
+  private session: McpSession | undefined;
+  private pidOfSession: () => number | null = () => null;
   private stderrTail = '';
+  /** Sign-in of the start under way (null: none); see signIn(). */
+  private provider: OAuthClientProvider | null | undefined;
+  /** The MCP protocol version agreed with the server (e.g. `2025-11-25`, `2026-07-28`). */
+  protocolVersion = '';
   tools: ToolInfo[] = [];
   /** The server's `instructions` from initialize, bounded. */
   instructions = '';
@@ -65,46 +76,26 @@ export class ServerConnection {
     await this.close();
     if (this.stopped) throw new McpError(this.spec.id, 'shut down before it started');
     this.stderrTail = '';
+    this.provider = undefined;
     const limitMs = this.spec.startTimeoutMs ?? DEFAULT_SERVER_START_TIMEOUT_MS;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), limitMs);
     const transportErrors: unknown[] = [];
+    const keepError = (err: unknown) => {
+      if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
+    };
     try {
-      const sdk = await clientSdk();
-      const attempts = this.transportAttempts(sdk);
-      let socketRetried = false;
-      for (let i = 0; i < attempts.length; i++) {
-        const client = this.newClient(sdk, (err) => {
-          if (transportErrors.length < MAX_TRANSPORT_ERRORS_KEPT) transportErrors.push(err);
-        });
-        const transport = attempts[i]!();
-        this.client = client;
-        this.transport = transport;
-        try {
-          await client.connect(transport, { timeout: limitMs, signal: deadline.signal });
-          break;
-        } catch (err) {
-          if (deadline.signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
-          await client.close().catch(() => undefined);
-          // A restarted server leaves kept-alive sockets that fail the first request; initialize is safe to send again.
-          if (!socketRetried && isBrokenSocket(err)) {
-            socketRetried = true;
-            i--;
-            continue;
-          }
-          // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
-          if (i === attempts.length - 1) throw err;
-        }
-      }
-      const client = this.client!;
-      this.serverVersion = describeVersion(client.getServerVersion());
-      this.instructions = (client.getInstructions() ?? '').slice(0, MAX_INSTRUCTIONS_CHARS);
-      this.tools = await this.listTools(client, deadline.signal, limitMs);
+      const session = await this.connectNewestFirst(limitMs, deadline.signal, keepError);
+      this.session = session;
+      this.protocolVersion = session.protocolVersion;
+      this.serverVersion = describeVersion(session.getServerVersion());
+      this.instructions = (session.getInstructions() ?? '').slice(0, MAX_INSTRUCTIONS_CHARS);
+      this.tools = await this.listTools(session, deadline.signal, limitMs);
       this.alive = true;
     } catch (err) {
       await this.close();
-      // "Sign in" says all there is to say; "could not start" before it would only blur it.
-      if (err instanceof McpError && isAuthFailure(err)) throw err;
+      // "Sign in" says all there is to say; "could not start" before it would only blur it. So does "speaks only …".
+      if (err instanceof McpError && (isAuthFailure(err) || err instanceof UnsupportedProtocolError)) throw err;
       const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
@@ -113,18 +104,122 @@ export class ServerConnection {
     }
   }
 
+  /**
+   * Over Streamable HTTP, 2026-07-28 first: its `server/discover` is one request, which a 2025 server refuses without
+   * opening a session; then the 2025 versions. Over stdio and SSE, the 2025 versions first (probing a stdio server
+   * would cost a second process), then 2026-07-28 when the server refuses them and offers it. A restart goes
+   * straight to the version the server spoke last time, and to the sequence above only if that fails.
+   */
+  private async connectNewestFirst(limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void): Promise<McpSession> {
+    const before = this.protocolVersion;
+    const modernBefore = MODERN_PROTOCOL_VERSIONS.includes(before);
+    if (modernBefore || (this.spec.transport === 'http' && !before)) {
+      try {
+        return await this.connectModern(modernBefore ? before : MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, true);
+      } catch (err) {
+        if (signal.aborted || this.stopped) throw err;
+        await this.client?.close().catch(() => undefined);
+      }
+    }
+    return this.connectLegacy(limitMs, signal, keepError).catch(async (err: unknown) => {
+      // A server that speaks only the 2026 protocol gets the client that speaks it.
+      const modern = err instanceof UnsupportedProtocolError ? modernVersionIn(err.offered) : undefined;
+      if (!modern) throw err;
+      await this.client?.close().catch(() => undefined);
+      return this.connectModern(modern, limitMs, signal, keepError, true);
+    });
+  }
+
+  /** Connects with the SDK v1 client (protocol 2025-11-25 and older): each transport in turn; throws the last failure. */
+  private async connectLegacy(limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void): Promise<McpSession> {
+    const sdk = await clientSdk();
+    const attempts = this.transportAttempts(sdk);
+    let socketRetried = false;
+    for (let i = 0; i < attempts.length; i++) {
+      const client = this.newClient(sdk, keepError);
+      const transport = attempts[i]!();
+      this.client = client;
+      this.pidOfSession = () => {
+        const pid = (transport as { pid?: unknown }).pid;
+        return typeof pid === 'number' ? pid : null;
+      };
+      let agreed = '';
+      const setVersion = transport.setProtocolVersion?.bind(transport);
+      transport.setProtocolVersion = (version) => {
+        agreed = version;
+        setVersion?.(version);
+      };
+      try {
+        // The SDK bounds only the initialize request; opening the transport (an SSE stream that never names its
+        // endpoint, an OAuth refresh) is bounded here, by the same deadline.
+        await untilAborted(client.connect(transport, { timeout: limitMs, signal }), signal);
+        return legacySession(client, agreed);
+      } catch (err) {
+        if (signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
+        const offered = offeredVersions(err);
+        // A server that refused our protocol versions would refuse them over SSE too: say so, rather than fall back.
+        if (offered) throw new UnsupportedProtocolError(this.spec.id, offered, { cause: err });
+        await client.close().catch(() => undefined);
+        // A restarted server leaves kept-alive sockets that fail the first request; initialize is safe to send again.
+        if (!socketRetried && isBrokenSocket(err)) {
+          socketRetried = true;
+          i--;
+          continue;
+        }
+        // Streamable HTTP first; a server that only speaks the older SSE transport gets a second try.
+        if (i === attempts.length - 1) throw err;
+      }
+    }
+    throw new McpError(this.spec.id, 'has no transport to try');
+  }
+
+  /** Connects with the SDK v2 client pinned to `version` (protocol 2026-07-28), over stdio or Streamable HTTP. */
+  private async connectModern(version: string, limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void, signIn: boolean): Promise<McpSession> {
+    const { spec } = this;
+    const target: ModernTarget =
+      spec.transport === 'http' || spec.transport === 'sse'
+        ? { kind: 'http', url: new URL(spec.url!), headers: spec.headers ?? {}, ...(signIn ? this.signIn() : {}) }
+        : { kind: 'stdio', command: spec.command, args: spec.args, cwd: spec.cwd, env: { ...baseServerEnv(), ...spec.env }, maxBufferSize: MAX_STDIO_MESSAGE_BYTES, onStderr: (chunk) => this.keepStderr(chunk) };
+    const handlers = {
+      roots: () => this.roots.map(({ uri, name }) => ({ uri, name })),
+      elicit: (params: unknown, elicitSignal: AbortSignal) => this.answerElicitation(params as ElicitRequest['params'], elicitSignal),
+      onError: keepError,
+      onClient: (client: { close(): Promise<void> }, pid: () => number | null) => {
+        this.client = client;
+        this.pidOfSession = pid;
+      },
+      onClose: (client: unknown) => {
+        if (this.client === client) this.alive = false;
+      },
+    };
+    return untilAborted(connectModern(target, version, handlers, { timeout: limitMs, signal }), signal);
+  }
+
+  /** Asks the person what the server asked (elicitation), with the clocks of this server's calls stopped meanwhile. */
+  private answerElicitation(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
+    return this.elicit ? this.whilePersonAsked(() => answerElicitation(this.spec.id, params, this.elicit, signal)) : answerElicitation(this.spec.id, params, undefined, signal);
+  }
+
+  private keepStderr(chunk: Buffer): void {
+    this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+  }
+
   private newClient({ Client }: ClientSdk, onTransportError: (err: unknown) => void): Client {
     const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      this.elicit
-        ? this.whilePersonAsked(() => answerElicitation(this.spec.id, request.params, this.elicit, extra.signal))
-        : answerElicitation(this.spec.id, request.params, undefined, extra.signal));
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.answerElicitation(request.params, extra.signal));
     client.onerror = onTransportError;
     client.onclose = () => {
       if (this.client === client) this.alive = false;
     };
     return client;
+  }
+
+  /** OAuth for a remote server: a token given in the entry's headers is the user's choice; else OAuth when it asks. */
+  private signIn(): { authProvider?: OAuthClientProvider } {
+    // One provider per start, shared by every attempt: a token one attempt obtained serves the next.
+    if (this.provider === undefined) this.provider = this.oauthStore && !hasAuthorizationHeader(this.spec) ? oauthProviderFor(this.spec, this.oauthStore) : null;
+    return this.provider ? { authProvider: this.provider } : {};
   }
 
   /** Transports to try in order: one for stdio and sse, Streamable HTTP then SSE for http. */
@@ -133,9 +228,7 @@ export class ServerConnection {
     if (spec.transport === 'http' || spec.transport === 'sse') {
       const url = new URL(spec.url!);
       const requestInit = { headers: spec.headers ?? {} };
-      // A token given in the entry's headers is the user's choice; otherwise OAuth is used when the server asks for it.
-      const authProvider = this.oauthStore && !hasAuthorizationHeader(spec) ? oauthProviderFor(spec, this.oauthStore) : undefined;
-      const auth = authProvider ? { authProvider } : {};
+      const auth = this.signIn();
       const sse = () => new SSEClientTransport(url, { requestInit, eventSourceInit: { fetch: withHeaders(spec.headers ?? {}) }, ...auth });
       return spec.transport === 'sse' ? [sse] : [() => new StreamableHTTPClientTransport(url, { requestInit, ...auth }), sse];
     }
@@ -150,15 +243,13 @@ export class ServerConnection {
           stderr: 'pipe',
           maxBufferSize: MAX_STDIO_MESSAGE_BYTES,
         });
-        transport.stderr?.on('data', (chunk: Buffer) => {
-          this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-        });
+        transport.stderr?.on('data', (chunk: Buffer) => this.keepStderr(chunk));
         return transport;
       },
     ];
   }
 
-  private async listTools(client: Client, signal: AbortSignal, timeout: number): Promise<ToolInfo[]> {
+  private async listTools(client: McpSession, signal: AbortSignal, timeout: number): Promise<ToolInfo[]> {
     if (!client.getServerCapabilities()?.tools) return [];
     const tools: ToolInfo[] = [];
     let cursor: string | undefined;
@@ -174,7 +265,7 @@ export class ServerConnection {
           description: t.description ?? '',
           inputSchema: t.inputSchema as Record<string, unknown>,
           ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
-          ...(t.annotations ? { annotations: t.annotations } : {}),
+          ...(t.annotations ? { annotations: t.annotations as ToolAnnotations } : {}),
           ...(t._meta ? { meta: t._meta } : {}),
         });
       }
@@ -193,7 +284,8 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void; onWaitingForUser?: () => () => void },
   ): Promise<ToolResult> {
-    if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const session = this.session;
+    if (!session || !this.alive) throw new McpError(this.spec.id, 'not running');
     const maxTotalTimeoutMs = Math.max(options.timeoutMs, options.maxTotalTimeoutMs);
     // Our own clock, not the SDK's, times the call: the SDK's cannot be stopped while the server waits for a person.
     const clock = new CallClock(options.timeoutMs, maxTotalTimeoutMs, options.signal);
@@ -207,7 +299,7 @@ export class ServerConnection {
     };
     this.callsInFlight.add(pause);
     try {
-      const res = await this.client.callTool({ name, arguments: args }, undefined, {
+      const res = await session.callTool({ name, arguments: args }, {
         timeout: sdkBackstopMs(maxTotalTimeoutMs),
         onprogress: ({ progress, total, message }) => {
           clock.progress();
@@ -249,34 +341,33 @@ export class ServerConnection {
 
   /** True when the server said at initialize that it offers resources. */
   get offersResources(): boolean {
-    return this.alive && Boolean(this.client?.getServerCapabilities()?.resources);
+    return this.alive && Boolean(this.session?.getServerCapabilities()?.resources);
   }
 
   /** Reads one resource (resources/read); throws McpError if the connection is down, the SDK's error otherwise. */
   async readResource(uri: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ResourceContents[]> {
-    if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
-    const res = await this.client.readResource({ uri }, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    if (!this.session || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const res = await this.session.readResource({ uri }, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     return res.contents as ResourceContents[];
   }
 
   /** The server's prompts (prompts/list, first page), or none when it offers none. */
   async listPrompts(options: { timeoutMs: number }): Promise<PromptInfo[]> {
-    if (!this.client || !this.alive || !this.client.getServerCapabilities()?.prompts) return [];
-    const res = await this.client.listPrompts(undefined, { timeout: options.timeoutMs });
+    if (!this.session || !this.alive || !this.session.getServerCapabilities()?.prompts) return [];
+    const res = await this.session.listPrompts({ timeout: options.timeoutMs });
     return res.prompts.map((p) => ({ server: this.spec.id, name: p.name, description: p.description ?? '', arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: Boolean(a.required) })) }));
   }
 
   /** One prompt's messages as text (prompts/get); other content is named by its type. */
   async getPrompt(name: string, args: Record<string, string>, options: { timeoutMs: number }): Promise<string> {
-    if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
-    const res = await this.client.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs });
+    if (!this.session || !this.alive) throw new McpError(this.spec.id, 'not running');
+    const res = await this.session.getPrompt({ name, arguments: args }, { timeout: options.timeoutMs });
     return res.messages.map((m) => (m.content.type === 'text' ? m.content.text : `[${m.content.type}]`)).join('\n\n');
   }
 
   /** The server's process id while it runs (stdio only; used by tests and diagnostics). */
   get pid(): number | null {
-    const pid = (this.transport as { pid?: unknown } | undefined)?.pid;
-    return typeof pid === 'number' ? pid : null;
+    return this.client ? this.pidOfSession() : null;
   }
 
   /** Closes the connection for good: a start in progress ends now rather than at its deadline. */
@@ -288,14 +379,14 @@ export class ServerConnection {
   async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    this.transport = undefined;
+    this.session = undefined;
     this.alive = false;
     if (client) await client.close().catch(() => undefined);
   }
 }
 
 /** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`): we call tools directly, so they would always fail. */
-function isTaskOnly(tool: Tool): boolean {
+function isTaskOnly(tool: SessionTool): boolean {
   const execution = (tool as { execution?: { taskSupport?: string } }).execution;
   return execution?.taskSupport === 'required';
 }

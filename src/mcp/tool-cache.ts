@@ -18,6 +18,8 @@ export interface CachedServer {
   serverVersion: string;
   instructions: string;
   tools: Array<Omit<ToolInfo, 'server'>>;
+  /** The MCP protocol version it spoke, so the next run's first start goes straight to it. */
+  protocolVersion?: string;
   savedAt: string;
 }
 
@@ -57,22 +59,25 @@ export class ToolCache {
   }
 
   /** What `spec` offered last time, with `server` set to its current id. */
-  get(spec: ServerSpec): { serverVersion: string; instructions: string; tools: ToolInfo[] } | undefined {
+  get(spec: ServerSpec): { serverVersion: string; instructions: string; tools: ToolInfo[]; protocolVersion?: string } | undefined {
     const entry = this.data.servers[cacheKey(spec)];
     if (!entry || !Array.isArray(entry.tools)) return undefined;
-    return { serverVersion: entry.serverVersion, instructions: entry.instructions ?? '', tools: entry.tools.map((t) => ({ ...t, server: spec.id })) };
+    const protocol = typeof entry.protocolVersion === 'string' ? { protocolVersion: entry.protocolVersion } : {};
+    return { serverVersion: entry.serverVersion, instructions: entry.instructions ?? '', tools: entry.tools.map((t) => ({ ...t, server: spec.id })), ...protocol };
   }
 
   /** Records what a live start listed and writes the file (serialised, atomic). Never throws. */
-  put(spec: ServerSpec, live: { serverVersion: string; instructions: string; tools: ToolInfo[] }): Promise<void> {
+  put(spec: ServerSpec, live: { serverVersion: string; instructions: string; tools: ToolInfo[]; protocolVersion?: string }): Promise<void> {
     const tools = live.tools.map(({ server: _server, ...rest }) => rest);
     const key = cacheKey(spec);
     const old = this.data.servers[key];
-    if (old && old.serverVersion === live.serverVersion && JSON.stringify(old.tools) === JSON.stringify(tools) && old.instructions === live.instructions) {
+    const same = old && old.serverVersion === live.serverVersion && old.instructions === live.instructions && old.protocolVersion === live.protocolVersion;
+    if (same && JSON.stringify(old.tools) === JSON.stringify(tools)) {
       return this.writing;
     }
     delete this.data.servers[key];
-    this.data.servers[key] = { serverVersion: live.serverVersion, instructions: live.instructions, tools, savedAt: new Date().toISOString() };
+    const protocol = live.protocolVersion ? { protocolVersion: live.protocolVersion } : {};
+    this.data.servers[key] = { serverVersion: live.serverVersion, instructions: live.instructions, tools, ...protocol, savedAt: new Date().toISOString() };
     const keys = Object.keys(this.data.servers);
     for (const stale of keys.slice(0, Math.max(0, keys.length - MAX_CACHED_SERVERS))) delete this.data.servers[stale];
     if (!this.queued) {

@@ -133,15 +133,22 @@ export interface ServerSummary {
   instructions?: string;
 }
 
-/** How a configured server is doing: starting (in the background), ready, failed, or disabled in the config. */
+/**
+ * How a configured server is doing: starting (in the background), ready, reconnecting (it went away and is being
+ * brought back: see `reconnect`), failed, or disabled in the config.
+ */
 export interface ServerStatus {
   id: string;
-  state: 'starting' | 'ready' | 'failed' | 'disabled';
+  state: 'starting' | 'ready' | 'reconnecting' | 'failed' | 'disabled';
   description: string;
   tools: string[];
   /** Folders offered to it through roots/list: its own configured directories, else the profile's roots. */
   roots?: string[];
   error?: string;
+  /** The MCP protocol version agreed with it, while it runs (e.g. `2025-11-25`, or `2026-07-28` through SDK v2). */
+  protocolVersion?: string;
+  /** While reconnecting: restarts without an answer so far, the wait before the next, the last reason. */
+  reconnect?: { attempts: number; retryInMs: number; error: string };
 }
 
 /** An MCP prompt a server offers (prompts/list). */

@@ -2,6 +2,7 @@
 // catalogue on the host, as data, so hundreds of signatures need not be in the prompt (Cloudflare's codemode idea).
 import type { ToolInfo } from '../mcp/types.js';
 import { shortenAtWord, toolSignature } from './catalogue.js';
+import { scoreTools, toolWords } from './tool-ranking.js';
 
 /** Matches returned when the code gives no limit, and the most it may ask for. */
 const DEFAULT_SEARCH_RESULTS = 10;
@@ -20,42 +21,16 @@ export interface ToolMatch {
   signature: string;
 }
 
-/** Words of a name or text: `get_weatherForecast-v2` → get, weather, forecast, v2. */
-function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1);
-}
-
-/** A crude stem, so "numbers" finds "number" and "adding" finds "add". */
-function stem(word: string): string {
-  return word.replace(/(ing|ers|er|es|s|ed)$/, '') || word;
-}
-
 /**
- * The tools best matching `query`, best first: a query word in the tool's name counts three times one in its
- * description or server id; words are compared by stem and by prefix. Ties keep catalogue order. An empty query
- * lists the first tools.
+ * The tools best matching `query`, best first (see scoreTools: names split into words, descriptions, server ids,
+ * synonyms and stems, rare words counting more). Ties keep catalogue order. An empty query lists the first tools.
  */
 export function searchTools(tools: readonly ToolInfo[], query: string, limit = DEFAULT_SEARCH_RESULTS): ToolMatch[] {
   const count = Math.min(Math.max(1, Math.floor(Number.isFinite(limit) ? limit : DEFAULT_SEARCH_RESULTS)), MAX_SEARCH_RESULTS);
-  const terms = [...new Set(words(query.slice(0, MAX_QUERY_CHARS)).map(stem))];
-  const scored = tools.map((tool, index) => {
-    if (terms.length === 0) return { tool, index, score: 1 };
-    const nameWords = words(tool.name).map(stem);
-    const textWords = [...words(tool.description), ...words(tool.server)].map(stem);
-    let score = 0;
-    for (const term of terms) {
-      if (nameWords.some((w) => w === term)) score += 3;
-      else if (nameWords.some((w) => w.startsWith(term) || term.startsWith(w))) score += 2;
-      if (textWords.some((w) => w === term)) score += 1;
-      else if (term.length > 3 && textWords.some((w) => w.startsWith(term))) score += 0.5;
-    }
-    return { tool, index, score };
-  });
-  return scored
+  const text = query.slice(0, MAX_QUERY_CHARS);
+  const scores = toolWords(text).length === 0 ? tools.map(() => 1) : scoreTools(tools, text);
+  return tools
+    .map((tool, index) => ({ tool, index, score: scores[index]! }))
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, count)

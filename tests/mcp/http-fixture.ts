@@ -25,6 +25,10 @@ export interface HttpFixture {
   release(): void;
   /** Closes the server and its connections and listens again on the same port, as a new process would: no session survives. */
   restart(): Promise<void>;
+  /** Closes the server and its connections, keeping its port for up(): a server that went down. */
+  down(): Promise<void>;
+  /** Listens again on the same port after down(), as a new process would: no session survives. */
+  up(): Promise<void>;
   /** Forgets every session while keeping the listener and its connections (a server restarted behind a proxy). */
   forgetSessions(): Promise<void>;
   close(): Promise<void>;
@@ -144,6 +148,13 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
     await new Promise<void>((resolve) => http.close(() => resolve()));
   }
 
+  async function up(): Promise<void> {
+    released = false;
+    transports = new Map();
+    http = createServer((req, res) => void handler(req, res).catch(() => res.writeHead(500).end()));
+    await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  }
+
   const fixture: HttpFixture = {
     url: `http://127.0.0.1:${port}/mcp`,
     calls: new Map(),
@@ -155,11 +166,10 @@ export async function startHttpFixture(options: HttpFixtureOptions = {}): Promis
     },
     async restart() {
       await stop();
-      released = false;
-      transports = new Map();
-      http = createServer((req, res) => void handler(req, res).catch(() => res.writeHead(500).end()));
-      await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+      await up();
     },
+    down: stop,
+    up,
     async forgetSessions() {
       const old = transports;
       transports = new Map();

@@ -14,6 +14,7 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { McpServer as ModernServer, createMcpHandler } from '@modelcontextprotocol/server';
 
 type Req = IncomingMessage & { body?: Record<string, unknown>; path: string };
 type Res = ServerResponse & { status(code: number): Res; json(body: unknown): void };
@@ -40,6 +41,28 @@ export interface OAuthFixture {
   close(): Promise<void>;
 }
 
+/** The 2026-07-28 endpoints: SDK v2's handler, 2025 openings refused (or served, `dual`), the bearer check's AuthInfo passed through. */
+const modernServer = () => {
+  const server = new ModernServer({ name: 'protected-modern', version: '2.0.0' }, { capabilities: { tools: {} } });
+  server.registerTool('whoami', { description: 'The client id the token belongs to', annotations: { readOnlyHint: true } }, (ctx) => ({
+    content: [{ type: 'text', text: JSON.stringify({ result: (ctx as { http?: { authInfo?: AuthInfo } }).http?.authInfo?.clientId ?? null }) }],
+  }));
+  return server;
+};
+const modernOnly = createMcpHandler(modernServer, { legacy: 'reject' });
+const dual = createMcpHandler(modernServer, { legacy: 'stateless' });
+
+async function serveModern(req: Req & { auth?: AuthInfo }, res: Res, modern: typeof dual): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+  const body = chunks.length && req.method === 'POST' ? Buffer.concat(chunks) : undefined;
+  const response = await modern.fetch(new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, ...(body ? { body } : {}) }), req.auth ? { authInfo: req.auth } : {});
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
 class Clients implements OAuthRegisteredClientsStore {
   readonly all = new Map<string, OAuthClientInformationFull>();
   async getClient(id: string) {
@@ -51,7 +74,8 @@ class Clients implements OAuthRegisteredClientsStore {
   }
 }
 
-export async function startOAuthFixture(): Promise<OAuthFixture> {
+/** `modernOnly`: the MCP endpoint speaks only protocol 2026-07-28 (SDK v2), refusing the 2025 versions; `dual`: both. */
+export async function startOAuthFixture(options: { modernOnly?: boolean; dual?: boolean } = {}): Promise<OAuthFixture> {
   const clients = new Clients();
   const codes = new Map<string, { client: string; params: AuthorizationParams }>();
   const access = new Map<string, AuthInfo>();
@@ -123,6 +147,7 @@ export async function startOAuthFixture(): Promise<OAuthFixture> {
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['mcp'] }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.all('/mcp', bearer, async (req: Req, res: Res) => {
+    if (options.modernOnly || options.dual) return serveModern(req, res, options.dual ? dual : modernOnly);
     const server = new McpServer({ name: 'protected', version: '1.0.0' });
     server.registerTool('whoami', { description: 'The client id the token belongs to', annotations: { readOnlyHint: true } }, (extra) => ({
       content: [{ type: 'text', text: JSON.stringify({ result: extra.authInfo?.clientId ?? null }) }],

@@ -106,6 +106,25 @@ describe('OAuth for remote MCP servers', () => {
     expect(fixture.grants.get('client_credentials')).toBe(1);
   });
 
+  it('signs in to a server that speaks only 2026-07-28 and calls it with the token', async () => {
+    fixture = await startOAuthFixture({ modernOnly: true });
+    fixture.preRegister({ clientId: 'robot', clientSecret: 's3cret' });
+    const spec = httpSpec('modern-m2m', fixture.url, { oauth: { clientId: 'robot', clientSecret: 's3cret', grantType: 'client_credentials' } });
+    multi = await MultiMcp.start([spec], { oauthStore: newStore() });
+    expect(multi.statuses()[0]).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+    expect(parsed(await multi.callTool('modern-m2m', 'whoami', {}))).toBe('robot');
+  });
+
+  it('speaks 2026-07-28 with a signed-in server that speaks both eras, with one token grant', async () => {
+    fixture = await startOAuthFixture({ dual: true });
+    fixture.preRegister({ clientId: 'robot', clientSecret: 's3cret' });
+    const spec = httpSpec('dual-m2m', fixture.url, { oauth: { clientId: 'robot', clientSecret: 's3cret', grantType: 'client_credentials' } });
+    multi = await MultiMcp.start([spec], { oauthStore: newStore() });
+    expect(multi.statuses()[0]).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+    expect(parsed(await multi.callTool('dual-m2m', 'whoami', {}))).toBe('robot');
+    expect(fixture.grants.get('client_credentials')).toBe(1);
+  });
+
   it('says a 401 without OAuth metadata needs a token in the entry, not an SSE error', async () => {
     plain = createServer((_req, res) => res.writeHead(401).end('no'));
     await new Promise<void>((resolve) => plain!.listen(0, '127.0.0.1', resolve));

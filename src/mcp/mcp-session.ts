@@ -1,0 +1,51 @@
+// One open MCP session as ServerConnection uses it, whichever SDK speaks it: v1 for the 2025 protocol versions, v2 for 2026-07-28.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+/** Timeout, cancellation and progress of one request, as both SDKs take them. */
+export interface SessionRequestOptions {
+  timeout?: number;
+  signal?: AbortSignal;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** A tool as tools/list gives it (the fields we read). */
+export interface SessionTool {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  execution?: { taskSupport?: string };
+}
+
+/** The requests ServerConnection makes, and what it reads of the server's answer to the handshake. */
+export interface McpSession {
+  /** The protocol version agreed with the server. */
+  readonly protocolVersion: string;
+  getServerVersion(): { name?: string; version?: string } | undefined;
+  getInstructions(): string | undefined;
+  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown } | undefined;
+  listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }, options: SessionRequestOptions): Promise<unknown>;
+  readResource(params: { uri: string }, options: SessionRequestOptions): Promise<{ contents: unknown[] }>;
+  listPrompts(options: SessionRequestOptions): Promise<{ prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean }> }> }>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }, options: SessionRequestOptions): Promise<{ messages: Array<{ content: { type: string; text?: string } }> }>;
+  close(): Promise<void>;
+}
+
+/** A connected SDK v1 client as a session (the 2025 protocol versions), `protocolVersion` agreed. Errors pass through unchanged. */
+export function legacySession(client: Client, protocolVersion: string): McpSession {
+  return {
+    protocolVersion,
+    getServerVersion: () => client.getServerVersion(),
+    getInstructions: () => client.getInstructions(),
+    getServerCapabilities: () => client.getServerCapabilities(),
+    listTools: (params, options) => client.listTools(params, options) as Promise<{ tools: SessionTool[]; nextCursor?: string }>,
+    callTool: (params, options) => client.callTool(params, undefined, options),
+    readResource: (params, options) => client.readResource(params, options),
+    listPrompts: (options) => client.listPrompts(undefined, options),
+    getPrompt: (params, options) => client.getPrompt(params, options),
+    close: () => client.close(),
+  };
+}
