@@ -164,12 +164,13 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     emit({ type: 'perceiving', step: 1, maxSteps });
     // A long session's older turns are folded into a summary first, so the prompt keeps them without outgrowing its budget.
     const budget = options.conversationChars ?? DEFAULT_CONVERSATION_CHARS;
+    const summaryOptions = { excludeRunId: log.runId, withholdUntrusted: withhold, maxChars: budget, ...(options.recentSuccessesLimit !== undefined ? { recentSuccesses: options.recentSuccessesLimit } : {}) };
     const compaction = await untilAborted(compactConversation({ llm, memory, budget, excludeRunId: log.runId, ...(signal ? { signal } : {}) }), signal);
     if (compaction) {
       countLlm(compaction);
       await log.llmCall('compaction', 1, compaction);
     }
-    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold, maxChars: budget }), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
+    const perception = await untilAborted(perceive({ llm, query, servers, memorySummary: memory.summary(summaryOptions), promptsDir, signal, events: { stage: 'perception', step: 1, emit } }), signal);
     countLlm(perception.llm);
     await log.llmCall('perception', 1, perception.llm);
     await log.perception(1, perception);
@@ -185,7 +186,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     for (let step = 1; step <= maxSteps; step++) {
       currentStep = step;
       throwIfAborted(signal);
-      const memorySummary = memory.summary({ excludeRunId: log.runId, withholdUntrusted: withhold, maxChars: budget });
+      const memorySummary = memory.summary(summaryOptions);
       let feedback: RetryFeedback | undefined;
       let stepResult: string | undefined;
       for (let lifelinesLeft = maxLifelinesPerStep; lifelinesLeft >= 0 && stepResult === undefined; lifelinesLeft--) {

@@ -41,6 +41,8 @@ export interface AgentOptions {
   promptsDir?: string;
   /** Earlier turns a prompt carries, in characters (profile memory.conversation_chars); older ones are summarised. */
   conversationChars?: number;
+  /** Tools listed as having worked recently in the prompt (profile memory.recent_successes_limit; 0: none). */
+  recentSuccessesLimit?: number;
   /** The data-flow policy every call of the question is checked against (src/policy); absent: none. */
   flowPolicy?: FlowPolicy;
 }

@@ -1,5 +1,8 @@
-// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /clear, /exit.
+// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /memory, /clear, /exit.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import type { AgentRunResult } from '../agent/types.js';
+import { findAgentsFiles } from '../config/agents-md.js';
 import { errorMessage } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
 import type { Output } from './output.js';
@@ -15,6 +18,7 @@ export const REPL_HELP = [
   '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
   '  /sessions       list recent sessions (continue one with: cortex --session ID)',
   '  /stats          questions, tokens and time in this session',
+  '  /memory [edit]  the standing instructions (AGENTS.md files) in use, or open the nearest in $EDITOR',
   '  /prompt [NAME]  list the MCP servers\' prompts, or ask one (/prompt NAME arg=value …)',
   '  /clear          clear the screen',
   '  /exit           quit (or Ctrl-D)',
@@ -89,6 +93,9 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
         out.error(out.err.red(`error: ${errorMessage(err)}`));
       }
       return 'continue';
+    case 'memory':
+      showOrEditInstructions(arg, out);
+      return 'continue';
     case 'sessions': {
       const sessions = await listSessions(ctx.memoryDir, { limit: SESSIONS_LISTED }).catch(() => []);
       if (sessions.length === 0) out.error('No saved sessions yet.');
@@ -99,4 +106,22 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
       out.error(out.err.red(`unknown command /${name}: type /help for the commands`));
       return 'continue';
   }
+}
+
+/**
+ * `/memory`: the AGENTS.md files the plans are given (the user's, then the repository's down to this folder), each
+ * with its first line. `/memory edit`: opens the nearest one (or a new AGENTS.md here) in $VISUAL or $EDITOR and waits.
+ */
+function showOrEditInstructions(arg: string, out: Output): void {
+  const files = findAgentsFiles();
+  if (arg !== 'edit') {
+    if (files.length === 0) out.error('No standing instructions: no AGENTS.md here, above it up to the repository root, or in your config folder. /memory edit writes one here.');
+    for (const f of files) out.error(`${f.path}${f.cut ? ' (cut to fit)' : ''}: ${f.text.split('\n')[0]}`);
+    return;
+  }
+  const path = files.at(-1)?.path ?? join(process.cwd(), 'AGENTS.md');
+  const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
+  const run = spawnSync(editor, [path], { stdio: 'inherit', shell: process.platform === 'win32' });
+  if (run.error || run.status !== 0) out.error(out.err.red(`error: ${editor} ${path} did not finish (${run.error?.message ?? `exit ${run.status}`})`));
+  else out.error(`${path} saved; it reaches the plans from the next start of Cortex-R.`);
 }

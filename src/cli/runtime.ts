@@ -8,7 +8,7 @@ import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import { stagedLlm } from '../llm/staged-llm.js';
 import { instructedLlm } from '../llm/instructed-llm.js';
-import { findAgentsFiles, standingInstructions } from '../config/agents-md.js';
+import { findAgentsFiles, personaInstructions, standingInstructions } from '../config/agents-md.js';
 import type { LlmClient, LlmStageName } from '../llm/types.js';
 import { approvalGateFor, askingPerson, type ApprovalGate, type AskUser } from '../policy/approval-gate.js';
 import { ownServerIds } from '../policy/approval-policy.js';
@@ -127,6 +127,9 @@ export class Runtime {
     const multi = MultiMcp.launch(config.servers, {
       ...(await multiMcpOptions(config)),
       onFailure: (_id, reason) => out.error(`warning: ${reason}`),
+      // A server that went away is brought back with growing waits; the person sees where it stands.
+      onServerState: (event) =>
+        out.error(event.state === 'ready' ? `note: server ${event.server} is back` : `note: server ${event.server} is down (${event.reconnect.error}); ${event.reconnect.retryInMs > 0 ? `trying again in ${Math.ceil(event.reconnect.retryInMs / 1000)} s` : 'restarting it'}`),
       // A server's questions (elicitation) go to the person through the same line reader as approvals; without one,
       // to the question's own `elicit` (the page), else they are declined.
       elicit: interaction.ask ? terminalElicit({ ask: interaction.ask, output: process.stderr }) : router.elicit,
@@ -161,7 +164,7 @@ export class Runtime {
       out.info(`model: ${key} (${client.provider} ${client.model})`);
       // --model names the model of every stage; without it, profiles.yaml may give perception and decision their own.
       const staged = options.model ? client : stagedLlm(client, await Runtime.stageModels(config, out));
-      const instructed = instructedLlm(staged, standingInstructions(agents));
+      const instructed = instructedLlm(staged, [personaInstructions(config.profile), standingInstructions(agents)].filter(Boolean).join('\n\n'));
       return options.record ? recordingLlm(instructed, options.record) : instructed;
     };
     try {
@@ -302,6 +305,7 @@ export class Runtime {
       maxLifelinesPerStep: planning.max_lifelines_per_step,
       memoryFallbackEnabled: planning.memory_fallback_enabled,
       conversationChars: this.config.profile.memory.conversation_chars,
+      recentSuccessesLimit: this.config.profile.memory.recent_successes_limit,
       // Read for each question, so `cortex servers trust` and a person's "always" count from the next one.
       flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, await readTrust(trustFileOf(this.config.profileFile))),
       memory,

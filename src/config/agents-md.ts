@@ -46,6 +46,13 @@ export function findAgentsFiles({ cwd = process.cwd(), env = process.env, userDi
   return files;
 }
 
+/** The profile's `agent` and `persona` sections as an instruction to the planner: who it is and how it answers. */
+export function personaInstructions({ agent, persona }: { agent: { name: string; description: string }; persona: { tone: string; verbosity: string; behavior_tags: string[] } }): string {
+  const traits = persona.behavior_tags.length > 0 ? ` Be ${persona.behavior_tags.join(', ')}.` : '';
+  const who = agent.description.trim() ? ` ${agent.description.trim()}` : '';
+  return `You are ${agent.name}.${who} Write answers in a ${persona.tone} tone, with ${persona.verbosity} verbosity.${traits}`;
+}
+
 /** The standing instructions as one text for the model, each file under its path; '' when there are none. */
 export function standingInstructions(files: AgentsFile[]): string {
   if (files.length === 0) return '';

@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../paths.js';
 import { projectRootOf, readClientConfig, readProfileServers, type EntryContext, type ServerEntries } from './mcp-entries.js';
 import { parseModels, type ModelsFile } from './models.js';
 import { configLine, isEmptyConfig } from './parse.js';
-import { parseProfile, type Profile } from './profiles.js';
+import { parseProfile, UNUSED_PROFILE_KEYS, type Profile } from './profiles.js';
 import { readConfigFile } from './read-config-file.js';
 import { ownServerEnv } from './server-env.js';
 import type { DisabledServer, ServerSpec } from './server-spec.js';
@@ -56,6 +56,11 @@ export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConf
   const emptyWarning = isEmptyConfig(profileText)
     ? [`${profileFile} is empty (only whitespace or comments), so every setting has its default; write {} in it to say that on purpose`]
     : [];
+  for (const [section, key] of UNUSED_PROFILE_KEYS) {
+    if ((profile[section as keyof Profile] as Record<string, unknown>)[key] !== undefined) {
+      emptyWarning.push(`${profileFile}:${configLine(profileText, [section, key])}: ${section}.${key} is not used by cortex (ignored); remove it`);
+    }
+  }
   const at = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
   const paths = {
     documents: at(profile.paths.documents),

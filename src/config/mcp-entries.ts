@@ -72,7 +72,6 @@ const EntrySchema = z.looseObject({
   timeout: z.number().positive().optional(),
   description: z.string().default(''),
   capabilities: z.array(z.string()).default([]),
-  basic_tools: z.array(z.string()).default([]),
   /** A pre-registered OAuth client, in the shape Claude Code's .mcp.json uses. */
   oauth: z
     .strictObject({

@@ -1,6 +1,7 @@
 // Shared parsing of YAML/JSON config text against a zod schema, with errors that name file, line and key.
 import { Alias, isNode, isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
+import { closestNames } from '../closest-names.js';
 import { ConfigError } from '../errors.js';
 import { WHOLE_FILE } from './read-config-file.js';
 
@@ -112,6 +113,34 @@ export function parseConfigText<S extends z.ZodType>(text: string, file: string,
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') path.push(issue.keys[0]!);
   const key = path.join('.');
-  const expected = issue.code === 'unrecognized_keys' ? 'unknown key (check its spelling)' : issue.message;
+  const expected = issue.code === 'unrecognized_keys' ? unknownKeyMessage(issue.keys[0]!, knownKeysAt(schema, issue.path)) : issue.message;
   throw new ConfigError(file, key || '(top level)', expected, { line: lineOf(parsed, path) });
+}
+
+/** The keys an object of `schema` at `path` accepts (defaults, optionals, arrays and records unwrapped); [] when not found. */
+function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let node: unknown = schema;
+  const unwrap = (n: unknown): unknown => {
+    // Bounded by the schema's nesting: each pass removes one wrapper.
+    for (let i = 0; i < 10; i++) {
+      const def = (n as { def?: { innerType?: unknown; in?: unknown } })?.def;
+      if (def?.innerType) n = def.innerType;
+      else if (def?.in) n = def.in;
+      else break;
+    }
+    return n;
+  };
+  for (const step of path) {
+    node = unwrap(node);
+    const def = (node as { def?: { element?: unknown; valueType?: unknown } })?.def;
+    const shape = (node as { shape?: Record<string, unknown> })?.shape;
+    node = typeof step === 'number' ? def?.element : (shape?.[String(step)] ?? def?.valueType);
+  }
+  const shape = (unwrap(node) as { shape?: Record<string, unknown> })?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+function unknownKeyMessage(key: string, known: readonly string[]): string {
+  const [nearest] = closestNames(key, known, 1);
+  return nearest ? `unknown key (did you mean ${nearest}?)` : 'unknown key (check its spelling)';
 }

@@ -13,7 +13,8 @@ export const ProfileSchema = z.strictObject({
   agent: z
     .strictObject({
       name: z.string().default('Cortex-R'),
-      id: z.string().default('cortex_r_001'),
+      /** Read by nothing (kept so older profiles load; loadConfig warns). */
+      id: z.string().optional(),
       description: z.string().default(''),
     })
     .prefault({}),
@@ -28,9 +29,10 @@ export const ProfileSchema = z.strictObject({
     .prefault({}),
   memory: z
     .strictObject({
-      memory_service: z.boolean().default(true),
-      summarize_tool_results: z.boolean().default(true),
-      tag_interactions: z.boolean().default(true),
+      /** Read by nothing (kept so older profiles load; loadConfig warns). */
+      memory_service: z.boolean().optional(),
+      summarize_tool_results: z.boolean().optional(),
+      tag_interactions: z.boolean().optional(),
       recent_successes_limit: boundedInt(0, 100, 5),
       /** Earlier turns a follow-up's prompt carries, in characters; older turns are summarised by the model and kept. */
       conversation_chars: boundedInt(1_000, 200_000, 8_000),
@@ -159,6 +161,14 @@ export const ProfileSchema = z.strictObject({
 export type Profile = z.infer<typeof ProfileSchema>;
 
 /** Parses and validates the text of a profile; throws ConfigError naming file, key and expectation. */
+/** Keys older profiles had that nothing reads: accepted with a warning, so a profile from before still loads. */
+export const UNUSED_PROFILE_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['agent', 'id'],
+  ['memory', 'memory_service'],
+  ['memory', 'summarize_tool_results'],
+  ['memory', 'tag_interactions'],
+];
+
 export function parseProfile(text: string, file: string): Profile {
   return parseConfigText(text, file, ProfileSchema);
 }

@@ -134,8 +134,8 @@ export class SessionMemory {
   }
 
   /** A bounded text for prompts: the summary of older turns, the newest turns in full, and recently successful tools. */
-  summary({ excludeRunId, maxChars = DEFAULT_CONVERSATION_CHARS, withholdUntrusted = false }: { excludeRunId?: string; maxChars?: number; withholdUntrusted?: boolean } = {}): string {
-    return summariseMemory({ items: this.list, recentSuccesses: this.findRecentSuccesses(), excludeRunId, maxChars, withholdUntrusted });
+  summary({ excludeRunId, maxChars = DEFAULT_CONVERSATION_CHARS, withholdUntrusted = false, recentSuccesses = DEFAULT_RECENT_SUCCESSES }: { excludeRunId?: string; maxChars?: number; withholdUntrusted?: boolean; recentSuccesses?: number } = {}): string {
+    return summariseMemory({ items: this.list, recentSuccesses: recentSuccesses > 0 ? this.findRecentSuccesses(recentSuccesses) : [], excludeRunId, maxChars, withholdUntrusted });
   }
 
   /** What the session's earlier runs drew on (outside content, private data): a planner shown them holds it too. */

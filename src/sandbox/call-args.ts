@@ -4,7 +4,7 @@ import { isPlainObject } from './check-args.js';
 import { MAX_TOOL_ARGS_CHARS } from './limits.js';
 import type { CallMode } from './protocol.js';
 import { schemaToType } from './schema-type.js';
-import { closestNames } from './tool-result.js';
+import { closestNames } from '../closest-names.js';
 
 /** Longest tool name looked up for "closest names"; a longer one is not a typo. */
 export const MAX_TOOL_NAME_CHARS = 200;

@@ -110,7 +110,7 @@ describe('cortex with a bad config', () => {
     const models = tempFile('models.yaml', 'models:\n  local:\n    type: ollama\n    model: m\n    temprature: 0.2\n');
     const run = await runCli(['--models', models, 'servers']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${models}:5: models.local.temprature: unknown key (check its spelling)`);
+    expect(run.stderr).toContain(`${models}:5: models.local.temprature: unknown key (did you mean temperature?)`);
   });
 
   it('exits 2 on an unknown command', async () => {

@@ -23,6 +23,20 @@ describe('loadConfig', () => {
     expect(config.paths.documents).toBe(join(PROJECT_ROOT, 'documents'));
   });
 
+  it('loads the shipped profile without a warning: every key it has is read by something', () => {
+    expect(loadConfig().warnings).toEqual([]);
+  });
+
+  it('loads an older profile with keys nothing reads, warning about each with its line', () => {
+    const root = project({ 'p.yaml': 'agent:\n  id: x\nmemory:\n  memory_service: true\nmcp_servers:\n  - id: s\n    script: srv/main.js\n    basic_tools: [a]\n' });
+    const { warnings } = loadConfig({ profilePath: join(root, 'config', 'p.yaml') });
+    expect(warnings).toEqual([
+      expect.stringMatching(/p\.yaml:2: agent\.id is not used by cortex \(ignored\); remove it$/),
+      expect.stringMatching(/p\.yaml:4: memory\.memory_service is not used by cortex \(ignored\); remove it$/),
+      expect.stringMatching(/p\.yaml:8: .*basic_tools is not used by cortex \(ignored\)$/),
+    ]);
+  });
+
   it('resolves relative paths and scripts against the folder above the profile', () => {
     const root = project({
       'p.yaml': 'paths:\n  memory: mem\nmcp_servers:\n  - id: s\n    script: srv/main.js\n    env: {TOKEN: abc}\n',

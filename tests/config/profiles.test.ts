@@ -38,7 +38,7 @@ describe('parseProfile', () => {
 
   it('rejects a misspelt key instead of ignoring it', () => {
     const err = errorOf('strategy:\n  max_stpes: 3\n');
-    expect(err.message).toBe('config/profiles.yaml:2: strategy.max_stpes: unknown key (check its spelling)');
+    expect(err.message).toBe('config/profiles.yaml:2: strategy.max_stpes: unknown key (did you mean max_steps?)');
   });
 
   it('refuses an infinite limit, which would silently lift a cap', () => {
@@ -73,5 +73,12 @@ describe('parseProfile', () => {
     expect(err.file).toBe(FILE);
     // The first alias naming a node that holds aliases itself: *b, in c on line 3.
     expect(err.message).toBe(`${FILE}:3: c: its YAML aliases expand past 100 nodes (a "billion laughs" file?); write the values out instead`);
+  });
+});
+
+describe('a misspelt profile key', () => {
+  it('is named with its file, line and the nearest key the profile knows there', () => {
+    expect(() => parseProfile('memory:\n  conversation_char: 4000\n', 'p.yaml')).toThrow('p.yaml:2: memory.conversation_char: unknown key (did you mean conversation_chars?)');
+    expect(() => parseProfile('stratgy:\n  max_steps: 2\n', 'p.yaml')).toThrow('stratgy: unknown key (did you mean strategy?)');
   });
 });
