@@ -1,6 +1,4 @@
 // Entry of the `cortex` command: parses flags, loads config, runs one command, maps errors to exit codes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { loadDotEnv } from './config/dot-env.js';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
@@ -10,7 +8,7 @@ import { ignoreAbandonedAborts } from './cli/abandoned-aborts.js';
 import { createOutput, type Output } from './cli/output.js';
 import { errorResultJson } from './cli/result-json.js';
 import { CortexError, errorMessage } from './errors.js';
-import { PROJECT_ROOT } from './paths.js';
+import { VERSION } from './version.js';
 
 interface GlobalOptions extends RuntimeOptions {
   profile?: string;
@@ -39,7 +37,7 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('--model <name>', 'a key of models.yaml, a provider model (ollama:llama3.1:8b, gemini:gemini-2.5-pro), or auto')
     .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
     .option('-y, --yes', 'run tools that need approval without asking (see README "Approvals")')
-    .version(packageVersion(), '-V, --version', 'print the version')
+    .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError('(run `cortex --help` for usage)')
     // Words after `cortex` that name no command reach the default action, which reports them as an unknown command.
     .allowExcessArguments(true)
@@ -157,10 +155,6 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
   return program;
 }
 
-/** The version in package.json (`cortex --version`). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 function runtimeOptions(program: Command): RuntimeOptions {
   const { model, session, strategy, yes } = program.opts<GlobalOptions>();

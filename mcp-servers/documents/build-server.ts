@@ -5,6 +5,7 @@ import type { Extractor } from '../../src/rag/types.js';
 import { registerExtractTool } from './extract-tool.js';
 import { registerSearchTool } from './search-tool.js';
 import { type ExtractUrl, registerWebpageTool } from './webpage-tool.js';
+import { VERSION } from '../../src/version.js';
 
 /** Server name reported in the MCP initialize handshake. */
 export const DOCUMENTS_SERVER_NAME = 'cortex-r-documents';
@@ -26,7 +27,7 @@ export interface DocumentsServerOptions {
  */
 export function buildDocumentsServer({ library, extractor, documentsDir, extractUrl }: DocumentsServerOptions): McpServer {
   const server = new McpServer(
-    { name: DOCUMENTS_SERVER_NAME, title: 'Cortex-R documents', version: '0.1.0' },
+    { name: DOCUMENTS_SERVER_NAME, title: 'Cortex-R documents', version: VERSION },
     {
       capabilities: { tools: {} },
       instructions: 'Search the documents the user stored (RAG over the documents folder), extract one as markdown, or fetch a web page as markdown.',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_PAST_HITS, searchPastSessions } from '../../src/memory/search-sessions.js';
 import { exampleMeta } from '../shared/example-meta.js';
 import { toolError, toolResult } from '../shared/tool-result.js';
+import { VERSION } from '../../src/version.js';
 
 /** Server name reported in the MCP initialize handshake. */
 export const HISTORY_SERVER_NAME = 'cortex-r-history';
@@ -20,7 +21,7 @@ const HitSchema = z.object({
 /** A new McpServer over the session files in `memoryDir` (the profile's memory path). Not yet connected. */
 export function buildHistoryServer({ memoryDir }: { memoryDir: string }): McpServer {
   const server = new McpServer(
-    { name: HISTORY_SERVER_NAME, title: 'Cortex-R history', version: '0.1.0' },
+    { name: HISTORY_SERVER_NAME, title: 'Cortex-R history', version: VERSION },
     { capabilities: { tools: {} }, instructions: 'Searches the questions asked and answered in earlier Cortex-R sessions.' },
   );
   server.registerTool(

@@ -4,6 +4,7 @@ import { registerBinaryTools } from './binary-tools.js';
 import { registerSequenceTools } from './sequence-tools.js';
 import { registerThumbnailTool } from './thumbnail-tool.js';
 import { registerUnaryTools } from './unary-tools.js';
+import { VERSION } from '../../src/version.js';
 
 /** Server name reported in the MCP initialize handshake. */
 export const MATH_SERVER_NAME = 'cortex-r-math';
@@ -22,7 +23,7 @@ const MAX_TOOL_INPUT_ELEMENTS = 200_000;
  */
 export function buildMathServer(): McpServer {
   const server = new McpServer(
-    { name: MATH_SERVER_NAME, title: 'Cortex-R math', version: '0.1.0' },
+    { name: MATH_SERVER_NAME, title: 'Cortex-R math', version: VERSION },
     {
       capabilities: { tools: {} },
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,

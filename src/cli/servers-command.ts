@@ -7,6 +7,7 @@ import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { isPlainObject } from '../sandbox/check-args.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
+import { plural } from './progress.js';
 import { terminalAsk } from './terminal-ask.js';
 
 /** Starts every configured server and prints each one's status and tools. Exit 0 when all enabled ones are ready. */
@@ -23,7 +24,7 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
       for (const s of statuses) {
         const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red(s.state.padEnd(8));
         const head = `${s.id.padEnd(width)} ${state}`;
-        out.line(s.state === 'ready' ? `${head} ${s.tools.length} tools: ${s.tools.join(', ')}` : `${head} ${s.error}`);
+        out.line(s.state === 'ready' ? `${head} ${plural(s.tools.length, 'tool', 'tools')}: ${s.tools.join(', ')}` : `${head} ${s.error}`);
         if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}${s.protocolVersion ? `; MCP ${s.protocolVersion}` : ''}`));
       }
     }
@@ -75,7 +76,7 @@ export async function serversTest(config: LoadedConfig, id: string, out: Output,
       else out.line(`${id}: ${out.red('failed to start')}: ${status.error}`);
       return EXIT.gaveUp;
     }
-    if (!out.json) out.line(`${id}: connected, ${status.tools.length} tools`);
+    if (!out.json) out.line(`${id}: connected, ${plural(status.tools.length, 'tool', 'tools')}`);
     const ask = out.json ? undefined : terminalAsk(out);
     const approve = options.all ? approvalGateFor(config, { yes: options.yes, ask }) : undefined;
     const timeoutMs = spec.callTimeoutMs ?? config.profile.sandbox.tool_timeout_ms;

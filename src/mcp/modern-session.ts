@@ -3,6 +3,7 @@ import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpSession, SessionTool } from './mcp-session.js';
+import { VERSION } from '../version.js';
 
 /** The 2026 protocol versions the SDK v2 client speaks, newest first. */
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
@@ -40,7 +41,7 @@ export async function connectModern(target: ModernTarget, version: string, handl
   loading ??= Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
   const [sdk, stdio] = await loading;
   const client = new sdk.Client(
-    { name: 'cortex-r', version: '0.1.0' },
+    { name: 'cortex-r', version: VERSION },
     { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } }, versionNegotiation: { mode: { pin: version } } },
   );
   client.setRequestHandler('roots/list', () => ({ roots: handlers.roots() }));

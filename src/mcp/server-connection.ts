@@ -21,6 +21,7 @@ import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js
 import { startFailure } from './start-failure.js';
 import { untilAborted } from './until-aborted.js';
 import type { PromptInfo, ResourceContents, ToolAnnotations, ToolInfo, ToolProgress, ToolResult } from './types.js';
+import { VERSION } from '../version.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
@@ -205,7 +206,7 @@ export class ServerConnection {
   }
 
   private newClient({ Client }: ClientSdk, onTransportError: (err: unknown) => void): Client {
-    const client = new Client({ name: 'cortex-r', version: '0.1.0' }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
+    const client = new Client({ name: 'cortex-r', version: VERSION }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.answerElicitation(request.params, extra.signal));
     client.onerror = onTransportError;

@@ -8,6 +8,7 @@ import { errorMessage } from '../errors.js';
 import { MAX_QUESTION_CHARS } from './ask-route.js';
 import { clientElicit } from './mcp-elicit.js';
 import { QuestionSlots } from './question-slots.js';
+import { VERSION } from '../version.js';
 
 /** Server name reported in the MCP initialize handshake. */
 export const CORTEX_MCP_SERVER_NAME = 'cortex-r';
@@ -31,7 +32,7 @@ function errorResult(message: string): CallToolResult {
  * event). At most `maxConcurrent` questions run at once; cancelling the request cancels the question.
  */
 export function buildCortexMcpServer({ runtime, maxConcurrent }: { runtime: Runtime; maxConcurrent: number }): McpServer {
-  const server = new McpServer({ name: CORTEX_MCP_SERVER_NAME, title: 'Cortex-R', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: CORTEX_MCP_SERVER_NAME, title: 'Cortex-R', version: VERSION }, { capabilities: { tools: {} } });
   const slots = new QuestionSlots(maxConcurrent);
   server.registerTool(
     'ask',

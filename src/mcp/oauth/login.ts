@@ -7,6 +7,7 @@ import type { ServerSpec } from '../../config/server-spec.js';
 import { McpError, errorMessage } from '../../errors.js';
 import { oauthProviderFor, StoredProvider } from './provider.js';
 import type { OAuthStore } from './store.js';
+import { VERSION } from '../../version.js';
 
 /** How long the browser may take to come back with a code; a person signing in needs minutes, not hours. */
 const LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -85,7 +86,7 @@ async function challengeOf(serverUrl: string): Promise<{ resourceMetadataUrl?: U
     const res = await fetch(serverUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cortex-r', version: '0.1.0' } } }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cortex-r', version: VERSION } } }),
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
     await res.body?.cancel();
