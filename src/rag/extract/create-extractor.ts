@@ -1,16 +1,15 @@
 // The Extractor: has each file checked, read and parsed in a killable worker thread with per-file limits, captions its images.
-import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import { builtPath } from '../../paths.js';
 import { DEFAULT_EXTRACTION_LIMITS, type ExtractionLimits, type ExtractionResult, type Extractor } from '../types.js';
 import { openCaptionCache, type CaptionCache } from '../vision/caption-cache.js';
-import { captionImages } from '../vision/caption-images.js';
-import type { ImageCaptioner } from '../vision/image-captioner.js';
-import { CAPTION_BUDGET_PER_FILE_MS } from '../vision/image-limits.js';
 import { type FileFormat, formatOfContentType, formatOfPath } from './formats.js';
 import type { FoundImage, LocalImageRef } from './image-placeholder.js';
-import { finishResult } from './parsed.js';
+import type { CreateExtractorOptions, ImageCaptionSettings } from './extractor-options.js';
+export type { CreateExtractorOptions, ImageCaptionSettings } from './extractor-options.js';
+import { captionFile } from './file-captions.js';
+import { fail, isFetchedBody, newNonce, timeoutFailure, type Failure } from './extraction-failure.js';
 import {
   BATCH_MAX_BYTES,
   BATCH_MAX_FILES,
@@ -28,36 +27,6 @@ import { formatBytes } from './read-safely.js';
 import { createSafeFetch, type FetchUrl, type FetchedBody } from './safe-fetch.js';
 import { checkWebUrl } from './url-file.js';
 
-export interface CreateExtractorOptions {
-  /** The documents folder; only regular files inside it (symlinks resolved) are read. */
-  documentsDir: string;
-  /** Fetches the target of `.url` files and extractUrl(); default createSafeFetch() (public http(s) only, 15 s, 5 MB). */
-  fetchUrl?: FetchUrl;
-  /** Per-file limits used when extract() is given none; default DEFAULT_EXTRACTION_LIMITS. */
-  limits?: Partial<ExtractionLimits>;
-  /** V8 heap of the parse worker, in MB; default WORKER_HEAP_MB. Past it the worker dies and the file is too_large. */
-  workerHeapMb?: number;
-  /** Files a worker parses with a library (not plain text) before it is replaced; default WORKER_MAX_PARSER_FILES. */
-  workerMaxParserFiles?: number;
-  /** Built worker entry; default dist/src/rag/extract/extract-worker.js. */
-  workerPath?: string;
-  /**
-   * Reads images (figures in PDF, DOCX and HTML files, image files, scanned PDF pages) with this captioner. Without
-   * it images are left out and an image file or a scanned PDF is skipped with one warning.
-   */
-  images?: ImageCaptionSettings;
-}
-
-/** How the extractor reads images. */
-export interface ImageCaptionSettings {
-  /** A vision model (createVisionCaptioner) or Tesseract (createTesseractCaptioner). */
-  captioner: ImageCaptioner;
-  /** Folder of the caption cache (the index folder, faiss_index/); without it nothing is cached. */
-  cacheDir?: string;
-  /** Captioning time per file after parsing; default CAPTION_BUDGET_PER_FILE_MS. */
-  budgetMs?: number;
-}
-
 /**
  * Creates an Extractor for one documents folder (DESIGN §3.8). Files are extracted one at a time in a
  * worker thread with a capped heap (small text files already read go several to a message); the worker is
@@ -67,8 +36,6 @@ export interface ImageCaptionSettings {
 export function createExtractor(options: CreateExtractorOptions): WorkerExtractor {
   return new WorkerExtractor(options);
 }
-
-type Failure = Extract<ExtractionResult, { ok: false }>;
 
 /** A file for the parse worker: bytes in hand (a fetched page) or a file of the documents folder for it to read. */
 interface ParseInput {
@@ -103,8 +70,8 @@ export class WorkerExtractor implements Extractor {
   private readonly maxParserFiles: number;
   private readonly workerPath: string;
   private readonly images: ImageCaptionSettings | undefined;
-  private captionCache: Promise<CaptionCache | undefined> | null = null;
   private worker: ParseWorker | null = null;
+  private cache: Promise<CaptionCache | undefined> | null = null;
   /** Calls waiting for their turn, oldest first. */
   private readonly jobs: Job[] = [];
   /** One turn per call, each taking the oldest waiting calls; close() waits for the last. */
@@ -331,7 +298,7 @@ export class WorkerExtractor implements Extractor {
     if (folder && localImages.length > 0) images.push(...(await this.readLocalImages(localImages, folder, limits, deadline, nonce)));
     // Placeholders of local images that could not be read are removed by caption() too.
     if (images.length === 0 && localImages.length === 0) return result;
-    return this.caption(result, images, nonce, name, limits, this.images);
+    return captionFile({ result, images, nonce, name, limits, settings: this.images, cache: this.captionCache() });
   }
 
   /** One parse on the worker, cut off at `deadline`; a timeout, crash or heap death is the file's failure. */
@@ -409,38 +376,11 @@ export class WorkerExtractor implements Extractor {
     return found;
   }
 
-  /**
-   * Captions the images the worker found (on this thread: captioners wait on a model or a process, not the CPU)
-   * within the settings' budget, then finishes the text again (placeholders replaced, empty pages dropped, cap).
-   */
-  private async caption(
-    result: Extract<ExtractionResult, { ok: true }>,
-    images: FoundImage[],
-    nonce: string,
-    name: string,
-    limits: ExtractionLimits,
-    settings: ImageCaptionSettings,
-  ): Promise<ExtractionResult> {
-    const cache = await this.openCache(settings);
-    const deadline = performance.now() + (settings.budgetMs ?? CAPTION_BUDGET_PER_FILE_MS);
-    const captioned = await captionImages({ pages: result.pages, images, nonce, name, captioner: settings.captioner, cache, deadline });
-    const warnings = [...result.warnings, ...captioned.warnings];
-    try {
-      await cache?.save();
-    } catch (err) {
-      warnings.push(`The image caption cache could not be saved (${errorMessage(err)}); captions will be asked again.`);
-    }
-    const finished = finishResult(result.format, { ok: true, title: result.title, pages: captioned.pages, warnings }, name, limits.maxTextChars);
-    if (!finished.ok && finished.reason === 'no_text' && captioned.warnings.length > 0) {
-      return { ok: false, reason: 'no_text', message: captioned.warnings.join(' ') };
-    }
-    return finished;
-  }
-
-  private openCache(settings: ImageCaptionSettings): Promise<CaptionCache | undefined> {
-    const dir = settings.cacheDir;
-    this.captionCache ??= dir ? openCaptionCache(dir) : Promise.resolve(undefined);
-    return this.captionCache;
+  /** The caption cache, opened on first use (captions survive between runs in the index folder). */
+  private captionCache(): Promise<CaptionCache | undefined> {
+    const dir = this.images?.cacheDir;
+    this.cache ??= dir ? openCaptionCache(dir) : Promise.resolve(undefined);
+    return this.cache;
   }
 
   private acquireWorker(): ParseWorker {
@@ -453,27 +393,4 @@ export class WorkerExtractor implements Extractor {
     if (worker === this.worker) this.worker = null;
     await worker?.terminate();
   }
-}
-
-/** Marks a file's image placeholders, so text in the file cannot pass for one. */
-function newNonce(): string {
-  return randomBytes(6).toString('hex');
-}
-
-function fail(reason: Failure['reason'], message: string): Failure {
-  return { ok: false, reason, message };
-}
-
-function timeoutFailure(name: string, limits: ExtractionLimits): Failure {
-  return fail('timeout', `${name} took longer than the ${formatSeconds(limits.timeoutMs)} limit to extract; it was skipped.`);
-}
-
-function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-}
-
-function isFetchedBody(value: unknown): value is FetchedBody {
-  if (typeof value !== 'object' || value === null) return false;
-  const body = (value as Partial<FetchedBody>).body;
-  return typeof body === 'string' || body instanceof Uint8Array;
 }
