@@ -49,3 +49,9 @@ export function legacySession(client: Client, protocolVersion: string): McpSessi
     close: () => client.close(),
   };
 }
+
+/** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`): we call tools directly, so they would always fail. */
+export function isTaskOnly(tool: SessionTool): boolean {
+  const execution = (tool as { execution?: { taskSupport?: string } }).execution;
+  return execution?.taskSupport === 'required';
+}

@@ -14,7 +14,7 @@ import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
-import { legacySession, type McpSession, type SessionTool } from './mcp-session.js';
+import { isTaskOnly, legacySession, type McpSession } from './mcp-session.js';
 import { MODERN_PROTOCOL_VERSIONS, connectModern, modernVersionIn, type ModernTarget } from './modern-session.js';
 import type { RootFolder } from './roots.js';
 import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js';
@@ -384,12 +384,6 @@ export class ServerConnection {
     this.alive = false;
     if (client) await client.close().catch(() => undefined);
   }
-}
-
-/** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`): we call tools directly, so they would always fail. */
-function isTaskOnly(tool: SessionTool): boolean {
-  const execution = (tool as { execution?: { taskSupport?: string } }).execution;
-  return execution?.taskSupport === 'required';
 }
 
 function describeVersion(info: { name?: string; version?: string } | undefined): string {
