@@ -69,8 +69,9 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
       io.say('If your browser is on another machine: sign in there, then paste here the address it ends on (http://127.0.0.1:…/callback?code=…).');
       void readPastedAnswers(io.readPasted, callback.offer, pasting.signal);
     }
-    const code = await run(spec, () => callback.code(provider.expectedState, io.signal)).finally(() => pasting.abort());
-    await run(spec, () => auth(provider, { ...where, authorizationCode: code }));
+    const answer = await run(spec, () => callback.code(provider.expectedState, io.signal)).finally(() => pasting.abort());
+    checkIssuer(spec, answer.iss, store.load(serverUrl).discovery?.authorizationServerMetadata);
+    await run(spec, () => auth(provider, { ...where, authorizationCode: answer.code }));
   } finally {
     callback.server.closeAllConnections();
     callback.server.close();
@@ -115,7 +116,7 @@ async function readPastedAnswers(read: (signal: AbortSignal) => Promise<string |
     if (line === null) return;
     try {
       const url = new URL(line.trim());
-      offer({ code: url.searchParams.get('code') ?? undefined, state: url.searchParams.get('state') ?? undefined, error: url.searchParams.get('error') ?? undefined });
+      offer(answerOf(url));
     } catch {
       // Not an address: the next line may be.
     }
@@ -126,11 +127,31 @@ interface Callback {
   server: Server;
   /** Hands in an answer that came another way (pasted by the person). */
   offer(answer: Answer): void;
-  /** Resolves with the authorization code once the browser comes back with the expected state. */
-  code(state: string, signal?: AbortSignal): Promise<string>;
+  /** Resolves with the authorization code (and the `iss` it came with) once the browser comes back with the expected state. */
+  code(state: string, signal?: AbortSignal): Promise<{ code: string; iss?: string }>;
 }
 
-type Answer = { code?: string; state?: string; error?: string };
+type Answer = { code?: string; state?: string; error?: string; iss?: string };
+
+/** What a redirect back from the authorization server carries. */
+function answerOf(url: URL): Answer {
+  const get = (name: string) => url.searchParams.get(name) ?? undefined;
+  const iss = get('iss');
+  return { code: get('code'), state: get('state'), error: get('error'), ...(iss !== undefined ? { iss } : {}) };
+}
+
+/**
+ * RFC 9207 (required by MCP 2026-07-28): an `iss` on the redirect must be, character for character, the issuer whose
+ * metadata the sign-in used, and a server that says it sends `iss` must send it; otherwise the code may come from a
+ * mix-up attack and is not exchanged.
+ */
+function checkIssuer(spec: ServerSpec, iss: string | undefined, metadata: { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined): void {
+  const issuer = metadata?.issuer;
+  if (iss !== undefined && iss !== issuer) throw new McpError(spec.id, `sign-in refused: the answer came from issuer ${iss}, not ${issuer ?? 'the one signed in to'}`);
+  if (iss === undefined && metadata?.authorization_response_iss_parameter_supported === true) {
+    throw new McpError(spec.id, `sign-in refused: ${issuer} says it names itself in its answers, and this one did not`);
+  }
+}
 
 function listen(port: number): Promise<Callback> {
   // The browser may come back before anyone waits (the opener can wait for the page): answers are kept until then.
@@ -145,7 +166,7 @@ function listen(port: number): Promise<Callback> {
     const error = url.searchParams.get('error');
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(error ? `Sign-in failed: ${error}. You can close this tab.` : 'Signed in. You can close this tab and return to the terminal.');
-    deliver({ code: url.searchParams.get('code') ?? undefined, state: url.searchParams.get('state') ?? undefined, error: error ?? undefined });
+    deliver(answerOf(url));
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -154,7 +175,7 @@ function listen(port: number): Promise<Callback> {
         server,
         offer: (answer) => deliver(answer),
         code: (state, signal) =>
-          new Promise<string>((ok, fail) => {
+          new Promise<{ code: string; iss?: string }>((ok, fail) => {
             const timer = setTimeout(() => fail(new Error(`no answer from the browser within ${LOGIN_TIMEOUT_MS / 60_000} minutes`)), LOGIN_TIMEOUT_MS);
             const onAbort = () => fail(new Error('sign-in cancelled'));
             signal?.addEventListener('abort', onAbort, { once: true });
@@ -164,7 +185,7 @@ function listen(port: number): Promise<Callback> {
               clearTimeout(timer);
               signal?.removeEventListener('abort', onAbort);
               if (r.error || !r.code) fail(new Error(`the authorization server said: ${r.error ?? 'no code'}`));
-              else ok(r.code);
+              else ok({ code: r.code, ...(r.iss !== undefined ? { iss: r.iss } : {}) });
             };
             for (const r of early.splice(0)) deliver(r);
           }),

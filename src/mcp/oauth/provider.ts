@@ -66,14 +66,18 @@ export class StoredProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const secret = this.spec.oauth?.clientSecret;
-    return {
+    // application_type is newer than the SDK's type; the SDK sends the object as it is.
+    const metadata: OAuthClientMetadata & { application_type: 'native' } = {
       client_name: 'Cortex-R',
+      // A program on the person's machine with a loopback redirect (SEP-837: registration says which kind of client).
+      application_type: 'native',
       redirect_uris: [this.redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: secret ? 'client_secret_post' : 'none',
       ...(this.spec.oauth?.scope ? { scope: this.spec.oauth.scope } : {}),
     };
+    return metadata;
   }
 
   state(): string {
@@ -124,6 +128,11 @@ export class StoredProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(discovery: OAuthDiscoveryState): void {
+    // RFC 8414: metadata naming another issuer than the one it was fetched for must not be used (a mix-up).
+    const issuer = discovery.authorizationServerMetadata?.issuer;
+    if (issuer !== undefined && issuer.replace(/\/$/, '') !== discovery.authorizationServerUrl.replace(/\/$/, '')) {
+      throw new Error(`the authorization server at ${discovery.authorizationServerUrl} published metadata for issuer ${issuer}; refusing to use it`);
+    }
     this.store.update(this.url, (s) => ({ ...s, discovery }));
   }
 
