@@ -31,7 +31,8 @@ async function connect() {
 // The suite's authorization server approves at once: following its redirect is the person signing in.
 const signIn = () => login(spec, store, { open: async (u) => void (await fetch(u, { redirect: 'follow' })), say: (line) => console.error(line) });
 let { multi, status } = await connect();
-if (status.state === 'failed' && /sign in/.test(status.error ?? '')) {
+// As a person does: sign in each time Cortex-R says so (a server may move to another authorization server meanwhile).
+for (let i = 0; i < 3 && status.state === 'failed' && /sign in/.test(status.error ?? ''); i++) {
   await multi.close();
   await signIn();
   ({ multi, status } = await connect());

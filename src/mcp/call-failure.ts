@@ -52,6 +52,8 @@ function causeCodes(err: unknown): string[] {
 /** True when the server refused us for want of credentials (401/403), or our OAuth provider said sign-in is needed. */
 export function isAuthFailure(err: unknown): boolean {
   if (err instanceof McpError || err instanceof UnauthorizedError) return err instanceof UnauthorizedError || /sign in|401 Unauthorized/.test(err.message);
+  // The SDK v2 client (protocol 2026-07-28) has its own UnauthorizedError class.
+  if (err instanceof Error && err.constructor.name === 'UnauthorizedError') return true;
   const code = (err as { code?: unknown })?.code;
   return (err instanceof StreamableHTTPError && (code === 401 || code === 403)) || (/^SSE error/.test(errorMessage(err)) && (code === 401 || code === 403));
 }

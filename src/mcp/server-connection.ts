@@ -119,6 +119,8 @@ export class ServerConnection {
         return await this.connectModern(modernBefore ? before : MODERN_PROTOCOL_VERSIONS[0]!, limitMs, signal, keepError, true);
       } catch (err) {
         if (signal.aborted || this.stopped) throw err;
+        // The server wants a sign-in whatever protocol is tried: say so, instead of falling back to 2025 and its 400.
+        if (isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
         await this.client?.close().catch(() => undefined);
       }
     }
