@@ -81,23 +81,36 @@ export async function login(spec: ServerSpec, store: OAuthStore, io: LoginIo): P
 /** How long the unauthenticated probe of the server may take. */
 const PROBE_TIMEOUT_MS = 15_000;
 
-/** What the server's answer to an unauthenticated initialize says of its sign-in; nothing when it says nothing. */
+/** The two first requests a client may send unauthenticated: 2026-07-28's `server/discover`, then 2025's `initialize`. */
+const PROBES: Array<{ headers: Record<string, string>; body: unknown }> = [
+  { headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' }, body: { jsonrpc: '2.0', id: 0, method: 'server/discover', params: {} } },
+  { headers: {}, body: { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cortex-r', version: VERSION } } } },
+];
+
+/**
+ * What the server's answer to an unauthenticated first request says of its sign-in (RFC 9728 WWW-Authenticate: where
+ * its metadata is, which scope it wants); nothing when it says nothing. A server speaking only one protocol may answer
+ * the other's first request with 400 before looking at credentials, so both are tried.
+ */
 async function challengeOf(serverUrl: string): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
-  try {
-    const res = await fetch(serverUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'cortex-r', version: VERSION } } }),
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    });
-    await res.body?.cancel();
-    if (res.status !== 401 && res.status !== 403) return {};
-    const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
-    return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
-  } catch {
-    // Unreachable now: discovery below says so in its own words.
-    return {};
+  for (const probe of PROBES) {
+    try {
+      const res = await fetch(serverUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...probe.headers },
+        body: JSON.stringify(probe.body),
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
+      await res.body?.cancel();
+      if (res.status !== 401 && res.status !== 403) continue;
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(res);
+      return { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}) };
+    } catch {
+      // Unreachable now: discovery below says so in its own words.
+      return {};
+    }
   }
+  return {};
 }
 
 async function run<T>(spec: ServerSpec, step: () => Promise<T>): Promise<T> {
