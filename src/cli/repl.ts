@@ -16,6 +16,7 @@ import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
 import { MessageAssembler, readInput } from './repl-input.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
+import { withProgressHeld } from './screen-hold.js';
 import { clearStatus } from './terminal-ask.js';
 
 const PROMPT = 'cortex> ';
@@ -86,7 +87,9 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   /** True while the next line is the late answer to an approval question whose run already ended. */
   let lateAnswer = false;
   let current: AbortController | undefined;
-  const ask: AskUser = async (question, signal) => {
+  // While the person is asked, the progress line stays away (screen-hold.ts).
+  const ask: AskUser = (question, signal) => withProgressHeld(() => askNow(question, signal));
+  const askNow: AskUser = async (question, signal) => {
     const cancelled = [signal, current?.signal].filter((s): s is AbortSignal => s !== undefined);
     if (cancelled.some((s) => s.aborted)) return null;
     clearStatus(out);

@@ -28,6 +28,7 @@ import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 import { pendingLlm } from './pending-llm.js';
+import { withProgressHeld } from './screen-hold.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
@@ -78,6 +79,11 @@ export interface AskOptions {
    * with NOBODY_TO_ASK, unless the Runtime was started with a terminal (`interaction.ask`), which asks there.
    */
   elicit?: Elicit;
+}
+
+/** A terminal's elicitation with progress held for the whole form (several questions and lines). */
+function heldElicit(elicit: Elicit): Elicit {
+  return (request, options) => withProgressHeld(() => elicit(request, options));
 }
 
 /** The question as typed, and the text given with it. */
@@ -132,7 +138,7 @@ export class Runtime {
         out.error(event.state === 'ready' ? `note: server ${event.server} is back` : `note: server ${event.server} is down (${event.reconnect.error}); ${event.reconnect.retryInMs > 0 ? `trying again in ${Math.ceil(event.reconnect.retryInMs / 1000)} s` : 'restarting it'}`),
       // A server's questions (elicitation) go to the person through the same line reader as approvals; without one,
       // to the question's own `elicit` (the page), else they are declined.
-      elicit: interaction.ask ? terminalElicit({ ask: interaction.ask, output: process.stderr }) : router.elicit,
+      elicit: interaction.ask ? heldElicit(terminalElicit({ ask: interaction.ask, output: process.stderr })) : router.elicit,
       ...(options.lazyServers ? { lazy: true } : {}),
     });
     const approve = approvalGateFor(config, { yes: options.yes, ask: interaction.ask });

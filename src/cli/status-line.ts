@@ -1,5 +1,6 @@
 // Progress on stderr: one line rewritten in place on a TTY, plain lines otherwise; silent with --quiet.
 import type { Output } from './output.js';
+import { progressHeld, whenReleased } from './screen-hold.js';
 
 export interface StatusLine {
   /** Text the next output replaces (on a TTY); a plain line when stderr is not a TTY. */
@@ -13,13 +14,19 @@ export interface StatusLine {
 export function createStatusLine(out: Output): StatusLine {
   const show = out.verbose || !out.quiet;
   let shown = false;
+  /** Lines that came while the person was being asked, written once the question is answered. */
+  const kept: string[] = [];
   const clear = () => {
     if (shown) process.stderr.write('\r\x1b[K');
     shown = false;
   };
+  whenReleased(() => {
+    for (const text of kept.splice(0)) process.stderr.write(`${text}\n`);
+  });
   return {
     transient(text) {
-      if (!show) return;
+      // While a question is on screen nothing draws over it; the next tick after the answer draws again.
+      if (!show || progressHeld()) return;
       if (!out.tty) {
         process.stderr.write(`${text}\n`);
         return;
@@ -30,6 +37,10 @@ export function createStatusLine(out: Output): StatusLine {
     },
     line(text) {
       if (!show) return;
+      if (progressHeld()) {
+        kept.push(text);
+        return;
+      }
       clear();
       process.stderr.write(`${text}\n`);
     },

@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { AskUser } from '../policy/approval-gate.js';
 import type { Output } from './output.js';
+import { holdProgress } from './screen-hold.js';
 
 /** Clears a status line still shown, so a question starts at the left edge. */
 export function clearStatus(out: Output): void {
@@ -12,6 +13,8 @@ export function clearStatus(out: Output): void {
 export function terminalAsk(out: Output): AskUser | undefined {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
   return async (question, signal) => {
+    // The spinner stops and its line goes before the question is drawn, and stays away until it is answered.
+    const release = holdProgress();
     clearStatus(out);
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     try {
@@ -21,6 +24,7 @@ export function terminalAsk(out: Output): AskUser | undefined {
       return null;
     } finally {
       rl.close();
+      release();
     }
   };
 }

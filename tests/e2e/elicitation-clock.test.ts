@@ -2,7 +2,9 @@
 // person answers long after both would have ended the call, and the call still succeeds. A silent tool called
 // beside it still times out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
@@ -22,9 +24,26 @@ afterEach(async () => {
   server = child = undefined;
 });
 
-const SERVERS =
+/** The profile's servers; the silent one records in `cancelledFile` when the client gives up on its call. */
+const serversYaml = (cancelledFile: string) =>
   `  - id: booking\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/asking-server.mjs'))}]\n    description: Table bookings\n` +
-  `  - id: silent\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/silent-server.mjs'))}]\n    description: A tool that never answers\n`;
+  `  - id: silent\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/silent-server.mjs'))}]\n    env:\n      SILENT_CANCELLED_FILE: ${JSON.stringify(cancelledFile)}\n    description: A tool that never answers\n`;
+
+/** Resolves once `file` exists (watching its folder: no polling), or rejects after SHOW_WAIT_MS. */
+function appeared(file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const watcher = watch(dirname(file));
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      watcher.close();
+      if (err) reject(err);
+      else resolve();
+    };
+    const timer = setTimeout(() => done(new Error(`${file} never appeared`)), SHOW_WAIT_MS);
+    watcher.on('change', () => existsSync(file) && done());
+    if (existsSync(file)) done();
+  });
+}
 
 /** The REPL on pipes: `shown()` is all it printed, `until(re)` waits for `re` to appear in it. */
 function repl(args: string[], env: NodeJS.ProcessEnv) {
@@ -82,18 +101,23 @@ async function bookingModel(): Promise<FakeLlmServer> {
  */
 async function answerAfterTheSilentToolFailed(sandbox: Record<string, number>): Promise<void> {
   const llm = await bookingModel();
-  const { profile } = tempProject({ servers: SERVERS, sandbox });
+  const cancelled = join(mkdtempSync(join(tmpdir(), 'cortex-silent-')), 'cancelled');
+  const { profile } = tempProject({ servers: serversYaml(cancelled), sandbox });
   const cli = repl(['--profile', profile], ollamaEnv(llm.url));
   cli.type('Book me a table');
   await cli.until(/The MCP server "booking" asks: Who is the table for\?/);
   await cli.until(/Answer\? \[y\/N\] $/);
-  await cli.until(/✗ wait_silently\(\{\}\).*(did not answer|timed out)/i);
+  // The silent call gave up (the server was told so) while the question was on screen; nothing was drawn over it.
+  await appeared(cancelled);
+  expect(cli.stderr()).not.toMatch(/wait_silently/);
   cli.type('y');
   await cli.until(/Name: $/);
   cli.type('Ada');
   await cli.until(/guests.*: $/);
   cli.type('4');
   await cli.until(/booked for Ada, 4 guests; the silent tool timed out/);
+  // The line about the silent call came once the form was answered.
+  expect(cli.stderr()).toMatch(/✗ wait_silently\(\{\}\).*(did not answer|timed out)/i);
   expect(cli.stderr()).not.toMatch(/✗ book_table/);
   cli.type('/exit');
   expect(await cli.exited).toBe(0);
