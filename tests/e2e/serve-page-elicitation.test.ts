@@ -109,6 +109,12 @@ describe('a server asking the person during a question under cortex serve (elici
     // The question names the tool, what this page session has read (the earlier bookings), and the arguments whole.
     const message = await form.locator('.message').textContent();
     expect(message).toMatch(/^Allow booking\.cancel_booking\?\n {2}This question has read: private data \(earlier answers in this session\); text written outside Cortex-R \(earlier answers in this session\)\n {2}It may change or delete data\.\n {2}Arguments: none$/);
+    // The card does not take the focus: a space typed for the next question stays in the question box.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+    await page.keyboard.type(' ');
+    expect(await page.inputValue('#question')).toBe(' ');
+    expect(await form.locator('button.accept').isDisabled()).toBe(false);
+    await page.fill('#question', '');
     await form.locator('button.accept', { hasText: 'Allow' }).click();
     await turn().locator('.answer .markdown', { hasText: 'booking cancelled' }).waitFor();
 

@@ -43,7 +43,8 @@ export function createTurn(question, { running = true } = {}) {
       const form = elicitationForm(data);
       forms.set(data.id, form);
       asks.append(form.root);
-      form.root.querySelector('input, select, button')?.focus();
+      // Shown, never focused: a key meant for the question box must not answer it (it needs its own click or key).
+      form.root.scrollIntoView({ block: 'nearest' });
     },
     /** Closes the form of an `elicitation_end` event (answered, declined, or cancelled by the server side). */
     elicitationEnd(data) {
