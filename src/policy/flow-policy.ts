@@ -33,6 +33,20 @@ export interface FlowState {
  */
 export const MAX_LINKS_FOLLOWED_AFTER_PRIVATE = 3;
 
+/** True when the only text in `args` (at any depth) is `url` as written: numbers and flags may come with it. */
+function onlyText(args: unknown, url: string, depth = 0): boolean {
+  if (typeof args === 'string') {
+    try {
+      return new URL(args.trim()).href === url;
+    } catch {
+      return false;
+    }
+  }
+  if (args === null || typeof args !== 'object') return true;
+  if (depth > 4) return false;
+  return Object.values(args).every((v) => onlyText(v, url, depth + 1));
+}
+
 /** Every place the call reaches: those its arguments name, the service its tool always reaches, or else the tool itself. */
 export function placesOf(call: FlowCall): Destination[] {
   const places = destinationsOf(call.args, { paths: call.toolClass.writes });
@@ -61,7 +75,8 @@ export function decideFlow(call: FlowCall, state: FlowState, given: GivenPlaces)
   if (kind === 'read') return { verdict: 'allow', places };
   const named = (p: Destination) => isGiven(p, given) || (p.kind === 'other' && p.value === call.toolId && given.allowList.includes(call.toolId));
   const linkLeft = !state.seen.private || state.linksFollowedAfterPrivate < MAX_LINKS_FOLLOWED_AFTER_PRIVATE;
-  const clicked = (p: Destination) => !writes && linkLeft && p.url !== undefined && state.links.has(p.url);
+  // Only the link itself may go: any other text in the arguments (a header, a body, a query) could carry data.
+  const clicked = (p: Destination) => !writes && linkLeft && p.url !== undefined && state.links.has(p.url) && onlyText(call.args, p.url);
   const notGiven = places.filter((p) => !named(p) && !clicked(p));
   if (notGiven.length === 0) return { verdict: 'allow', places };
   const where = notGiven.map(describeDestination).join(', ');

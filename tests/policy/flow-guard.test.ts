@@ -183,6 +183,8 @@ describe('FlowGuard', () => {
     const { guard } = guardFor('Follow the links in my notes', { replies: { search_stored_documents: `See ${links.join(' and ')}.` } });
     await call(guard, SEARCH_DOCS, { query: 'notes' });
     expect(await call(guard, READ_PAGE, { url: `${links[0]}?d=hunter2` })).toMatchObject({ approved: false });
+    // The link as read, but with the secret in another argument (a header): not a click any more.
+    expect(await call(guard, READ_PAGE, { url: links[0], headers: { 'x-note': 'hunter2' } })).toMatchObject({ approved: false });
     const followed = [];
     for (const url of links) followed.push((await call(guard, READ_PAGE, { url })).approved);
     expect(followed).toEqual(links.map((_, i) => i < MAX_LINKS_FOLLOWED_AFTER_PRIVATE));
