@@ -110,7 +110,7 @@ describe('a server asking the person during a question under cortex serve (elici
     const message = await form.locator('.message').textContent();
     expect(message).toMatch(/^Allow booking\.cancel_booking\?\n {2}This question has read: private data \(earlier answers in this session\); text written outside Cortex-R \(earlier answers in this session\)\n {2}It may change or delete data\.\n {2}Arguments: none$/);
     // The card does not take the focus: a space typed for the next question stays in the question box.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('question');
     await page.keyboard.type(' ');
     expect(await page.inputValue('#question')).toBe(' ');
     expect(await form.locator('button.accept').isDisabled()).toBe(false);
