@@ -64,9 +64,9 @@ export function placesOf(call: FlowCall): Destination[] {
  * - egress to any other place after private data was read is refused: the host cannot see what the code put into
  *   the arguments, so any egress may carry that data;
  * - a write (or sending egress) to any other place after untrusted content was read needs the user, and `--yes` does
- *   not count: the place came from text the tools read, not from the user. A write that names no place (its tool's
- *   own store: a database, a memory graph) after reading untrusted content from that same server alone is allowed:
- *   nothing flows between sources (the approval gate still asks before a destructive one);
+ *   not count: the place came from text the tools read, not from the user. A write that adds to its tool's own store
+ *   (no place in its arguments: a database, a memory graph) after reading untrusted content from that same server
+ *   alone is allowed: nothing flows between sources; one that may destroy there is asked about like any other;
  * - anything else is allowed (then the approval gate's own rules apply).
  */
 export function decideFlow(call: FlowCall, state: FlowState, given: GivenPlaces): FlowVerdict {
@@ -83,9 +83,12 @@ export function decideFlow(call: FlowCall, state: FlowState, given: GivenPlaces)
   if (kind === 'egress' && state.seen.private) {
     return { verdict: 'refuse', places, why: `this question has read private data, and the call would send to ${where}, which the user did not name` };
   }
-  const ownStore = notGiven.every((p) => p.kind === 'other' && p.value === call.toolId);
+  // Adding to a tool's own store after reading only that server moves nothing between sources; destroying there does not
+  // pass (a planted "delete everything" is read from the same store it would empty).
+  const placeless = notGiven.every((p) => p.kind === 'other' && p.value === call.toolId);
+  const ownStore = placeless && !call.toolClass.destroys;
   if (state.seen.untrusted && writes && !(ownStore && [...state.untrustedFrom].every((s) => s === call.server))) {
-    const what = ownStore ? `change what ${call.server} keeps` : `act on ${where}, which the user did not name`;
+    const what = placeless ? `change what ${call.server} keeps` : `act on ${where}, which the user did not name`;
     return { verdict: 'ask', yesAllows: false, places, why: `after reading outside content, it would ${what}` };
   }
   return { verdict: 'allow', places };

@@ -102,6 +102,9 @@ const KNOWN_SERVERS: Record<string, KnownServer> = {
 /** Names of known tools that may destroy data when they write; the rest only add (create, append, commit). */
 const DESTROYS = /delete|remove|drop|reset|move|write|edit|update|overwrite|truncate|clean|checkout|rebase|merge|push|clear|kill|close|execute|evaluate|run_code|fill|type/i;
 
+/** Known writes whose answer carries stored data. */
+const READS_BACK = /^(query|execute\w*|write_query)$/;
+
 export type KnownServerKind = keyof typeof KNOWN_SERVERS;
 
 /** What the table says of one tool, when its server is known and a rule names it. */
@@ -110,6 +113,8 @@ export interface KnownTool {
   writes: boolean;
   /** A write that may destroy data (overwrite, delete, reset): asked about as such tools are (approval-policy.ts). */
   destroys: boolean;
+  /** A write that also answers with stored data (SQL that may SELECT): its results are labelled like a read's. */
+  readsBack: boolean;
   private: boolean;
   reaches?: string;
 }
@@ -125,5 +130,5 @@ export function knownTool(kind: KnownServerKind, toolName: string): KnownTool | 
   const rule = KNOWN_SERVERS[kind]?.rules.find((r) => r.tools.test(toolName));
   if (!rule) return null;
   const writes = rule.writes ?? rule.kind === 'write';
-  return { kind: rule.kind, writes, destroys: writes && DESTROYS.test(toolName), private: rule.private ?? true, ...(rule.reaches ? { reaches: rule.reaches } : {}) };
+  return { kind: rule.kind, writes, destroys: writes && DESTROYS.test(toolName), readsBack: READS_BACK.test(toolName), private: rule.private ?? true, ...(rule.reaches ? { reaches: rule.reaches } : {}) };
 }

@@ -20,6 +20,8 @@ export interface ToolClass {
   returns: ResultLabels;
   /** A service every call reaches whatever its arguments name (GitHub's API). */
   reaches?: string;
+  /** A write that may destroy data (overwrite, delete): the spec's destructiveHint, or the known-server table. */
+  destroys?: boolean;
   /** Nothing told the host what the tool does (no annotation, no table entry, no override): treated as egress. */
   unclassified?: boolean;
 }
@@ -74,11 +76,13 @@ export function classifyTool(tool: ToolInfo, { ownServers, knownServers, overrid
     const writes = hints.readOnlyHint !== true;
     found = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, returns: { ...(OWN_RESULTS[own][tool.remoteName] ?? NOTHING) } };
   } else if (table) {
-    found = { kind: table.kind, writes: table.writes, returns: { untrusted: !isTrusted, private: table.private }, ...(table.reaches ? { reaches: table.reaches } : {}) };
+    // A known local write answers with what it did (the entity it created, "committed"), not with text from elsewhere.
+    const returns = table.kind === 'write' && !table.readsBack ? { ...NOTHING } : { untrusted: !isTrusted, private: table.private };
+    found = { kind: table.kind, writes: table.writes, destroys: table.destroys, returns, ...(table.reaches ? { reaches: table.reaches } : {}) };
   } else if (declared || isTrusted) {
     const openWorld = hints.openWorldHint !== false && !(isTrusted && !declared);
     const writes = declared ? hints.readOnlyHint !== true : false;
-    found = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, returns: { untrusted: !isTrusted, private: true } };
+    found = { kind: openWorld ? 'egress' : writes ? 'write' : 'read', writes, destroys: writes && hints.destructiveHint !== false, returns: { untrusted: !isTrusted, private: true } };
   } else {
     // Nothing says what it does: it may send its arguments anywhere (DESIGN §3.11: what the host cannot class is egress).
     found = { kind: 'egress', writes: true, returns: { untrusted: true, private: true }, unclassified: true };

@@ -62,7 +62,7 @@ describe('classifyTool', () => {
   it("treats a third-party tool that says nothing as the spec's defaults: it writes, reaches the world, and returns untrusted private data", () => {
     expect(classify(tool('other', 'do_it'))).toEqual({ kind: 'egress', writes: true, returns: { untrusted: true, private: true }, unclassified: true });
     // Annotations say what a call does, never whether its results can be believed.
-    expect(classify(tool('fs', 'read_file', { readOnlyHint: true, openWorldHint: false }))).toEqual({ kind: 'read', writes: false, returns: { untrusted: true, private: true } });
+    expect(classify(tool('fs', 'read_file', { readOnlyHint: true, openWorldHint: false }))).toEqual({ kind: 'read', writes: false, destroys: false, returns: { untrusted: true, private: true } });
     expect(classify(tool('fs', 'write_file', { readOnlyHint: false, openWorldHint: false })).kind).toBe('write');
   });
 
