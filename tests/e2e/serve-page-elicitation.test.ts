@@ -108,7 +108,8 @@ describe('a server asking the person during a question under cortex serve (elici
     expect(await form.locator('.asker').textContent()).toBe('Cortex-R asks before running a tool:');
     // The question names the tool, what this page session has read (the earlier bookings), and the arguments whole.
     const message = await form.locator('.message').textContent();
-    expect(message).toMatch(/^Allow booking\.cancel_booking\?\n {2}This question has read: private data \(earlier answers in this session\); text written outside Cortex-R \(earlier answers in this session\)\n {2}It may change or delete data\.\n {2}Arguments: none$/);
+    // Cancelling after reading earlier bookings of this server destroys there, so the page is told why it is asked.
+    expect(message).toMatch(/^Allow booking\.cancel_booking\?\n {2}This question has read: private data \(earlier answers in this session\); text written outside Cortex-R \(earlier answers in this session\)\n {2}Careful: after reading outside content, it would change what booking keeps\.\n {2}Arguments: none$/);
     // The card does not take the focus: a space typed for the next question stays in the question box.
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('question');
     await page.keyboard.type(' ');
