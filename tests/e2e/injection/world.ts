@@ -60,6 +60,12 @@ export async function startWorld(): Promise<World> {
   let page = NEWS_PAGE;
   const hits: string[] = [];
   const site = createServer((req, res) => {
+    // An open redirect on the news site: /r/301?to=URL answers with that status and Location.
+    const redirect = /^\/r\/(30[1278])\?to=(.*)$/.exec(req.url ?? '');
+    if (redirect) {
+      res.writeHead(Number(redirect[1]), { location: decodeURIComponent(redirect[2]!) }).end();
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(req.url === '/news' ? page : 'Nothing here.\n');
   });
