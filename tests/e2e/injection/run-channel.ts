@@ -13,15 +13,18 @@ import type { Sandbox } from '../../../src/sandbox/types.js';
 import type { ChannelCase } from './channel-cases.js';
 import type { World } from './world.js';
 
-/** A planner that always writes the same plan; perception picks every server. */
+/** A planner that writes the given plans in turn (the last one again after that); perception picks every server. */
 class FixedPlanModel implements LlmClient {
   readonly provider = 'scripted';
   readonly model = 'fixed-plan';
-  constructor(private readonly body: string) {}
+  private plans = 0;
+  constructor(private readonly bodies: string[]) {}
   async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const body = this.bodies[Math.min(this.plans, this.bodies.length - 1)]!;
+    if (!request.jsonSchema) this.plans++;
     const text = request.jsonSchema
       ? JSON.stringify({ intent: 'answer the question', entities: [], tool_hint: null, selected_servers: ['documents', 'websearch', 'office', 'board'] })
-      : '```javascript\nasync function solve() {\n' + this.body + '\n}\n```';
+      : '```javascript\nasync function solve() {\n' + body + '\n}\n```';
     return { text, model: this.model, usage: { promptTokens: 0, completionTokens: 0 }, latencyMs: 0 };
   }
   async embed(): Promise<never> {
@@ -36,14 +39,14 @@ export async function runChannelCase(world: World, sandbox: Sandbox, c: ChannelC
   const approve = createApprovalGate({ policy: { require: [], allow: [], allowAll: c.yes, ownServers: ownServerIds(world.specs) } });
   const result = await runAgent({
     query: c.question(world),
-    llm: new FixedPlanModel(c.plan(world)),
+    llm: new FixedPlanModel(c.retryPlan ? [c.plan(world), c.retryPlan(world)] : [c.plan(world)]),
     servers: world.multi.summaries(),
     tools: world.multi.listTools(),
     caller: withApproval(world.multi, approve),
     sandbox,
     sandboxLimits: { maxToolCalls: 5, timeoutMs: 20_000 },
     strategy: 'conservative',
-    maxSteps: 1,
+    maxSteps: c.retryPlan ? 2 : 1,
     maxLifelinesPerStep: 1,
     memoryFallbackEnabled: false,
     flowPolicy: flowPolicyOf({ policy: { destinations: [], tools: {}, strict: false } }, world.specs),
