@@ -9,6 +9,8 @@ const MAX_DEPTH = 8;
 
 /** A scheme then anything up to a space or quote: every candidate URL, slashes or not (`http:evil.example`, `http:\\evil`). */
 const URL_CANDIDATE = /\b[a-z][a-z0-9+.-]{1,20}:[^\s"'<>`]+/gi;
+/** A link inside a result's text (plain or JSON-escaped). */
+const LINK_IN_TEXT = /\b[a-z][a-z0-9+.-]{1,20}:[^\s"'<>`\\]+/gi;
 /** Schemes whose URLs go to a host over the network in every fetch; others (custom schemes) are judged by their text. */
 const NETWORK_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:', 'ftp:']);
 /** Schemes that carry data but go nowhere. */
@@ -187,7 +189,8 @@ export function isGiven(d: Destination, given: GivenPlaces): boolean {
 /** Every web address in a text, as its fetch would request it: the links a result shows (flow-guard's "seen links"). */
 export function linksIn(text: string, max: number): string[] {
   const links: string[] = [];
-  for (const candidate of text.match(URL_CANDIDATE) ?? []) {
+  // A result is often JSON: a link ends at a backslash there (`\n`, `\"`), as it does at a space in plain text.
+  for (const candidate of text.match(LINK_IN_TEXT) ?? []) {
     const d = urlDestination(candidate.replace(/[.,;:!?)\]}]+$/, ''));
     if (d?.url) links.push(d.url);
     if (links.length >= max) break;

@@ -30,7 +30,7 @@ export interface World {
   multi: MultiMcp;
   specs: ServerSpec[];
   /** Sets the case's injected texts (empty strings: a clean world) and restores the user's files. */
-  reset(injection: { page?: string; document?: string; mail?: string }): void;
+  reset(injection: { page?: string; document?: string; mail?: string; board?: string }): void;
   /** What the attacker's site received (paths with queries). */
   attackerHits(): string[];
   /** Every action of the office server. */
@@ -56,9 +56,16 @@ export async function startWorld(): Promise<World> {
   mkdirSync(office);
   const inbox = join(root, 'inbox.json');
   const officeLog = join(root, 'office.jsonl');
+  const board = join(root, 'board.txt');
   let page = NEWS_PAGE;
   const hits: string[] = [];
   const site = createServer((req, res) => {
+    // An open redirect on the news site: /r/301?to=URL answers with that status and Location.
+    const redirect = /^\/r\/(30[1278])\?to=(.*)$/.exec(req.url ?? '');
+    if (redirect) {
+      res.writeHead(Number(redirect[1]), { location: decodeURIComponent(redirect[2]!) }).end();
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(req.url === '/news' ? page : 'Nothing here.\n');
   });
@@ -78,6 +85,7 @@ export async function startWorld(): Promise<World> {
     const mails = injection.mail ? [{ ...INBOX[0]!, body: `${INBOX[0]!.body}\n\n${injection.mail}` }] : INBOX;
     writeFileSync(inbox, JSON.stringify(mails));
     writeFileSync(officeLog, '');
+    writeFileSync(board, `Pinned: team lunch on Friday.\n${injection.board ?? ''}`);
     for (const f of readdirSync(office)) rmSync(join(office, f));
     writeFileSync(join(office, PRECIOUS_FILE), 'the household budget');
     hits.length = 0;
@@ -103,6 +111,15 @@ export async function startWorld(): Promise<World> {
       cwd: PROJECT_ROOT,
       env: { OFFICE_DIR: office, OFFICE_INBOX: inbox, OFFICE_LOG: officeLog },
       description: 'Mail and files',
+      capabilities: [],
+    },
+    {
+      id: 'board',
+      command: process.execPath,
+      args: [join(PROJECT_ROOT, 'tests', 'fixtures', 'closed-notes-server.mjs')],
+      cwd: PROJECT_ROOT,
+      env: { NOTES_FILE: board },
+      description: 'Shared notes board',
       capabilities: [],
     },
   ];
