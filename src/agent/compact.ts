@@ -45,7 +45,7 @@ export async function compactConversation({ llm, memory, budget, excludeRunId, s
   const previous = latestSummary(items);
   const turns = planConversation(turnsOf(items, excludeRunId), previous, budget).toSummarise;
   if (turns.length === 0) return null;
-  const generation = await timedGenerate(llm, { prompt: compactionPrompt(previous?.text ?? null, turns), temperature: 0, ...(signal ? { signal } : {}) });
+  const generation = await timedGenerate(llm, { prompt: compactionPrompt(previous?.text ?? null, turns), temperature: 0, stage: 'extraction', ...(signal ? { signal } : {}) });
   if (!generation.ok) return generation.call;
   const text = generation.result.text.trim().slice(0, MAX_SUMMARY_CHARS);
   if (text === '') return generation.call;

@@ -70,7 +70,7 @@ function quarantinePrompt(task: string, result: string, boundary = randomBytes(8
  * never gets the raw text.
  */
 export async function quarantineResult({ llm, task, result, signal }: { llm: LlmClient; task: string; result: string; signal?: AbortSignal }): Promise<Quarantined> {
-  const generation = await timedGenerate(llm, { prompt: quarantinePrompt(task, result), jsonSchema: QUARANTINE_JSON_SCHEMA, temperature: 0, ...(signal ? { signal } : {}) });
+  const generation = await timedGenerate(llm, { prompt: quarantinePrompt(task, result), jsonSchema: QUARANTINE_JSON_SCHEMA, temperature: 0, stage: 'extraction', ...(signal ? { signal } : {}) });
   if (!generation.ok) return { text: NONE, llm: generation.call };
   let parsed: z.infer<typeof ValuesSchema> | undefined;
   try {

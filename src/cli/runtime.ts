@@ -185,7 +185,7 @@ export class Runtime {
   /** The clients of the stages profiles.yaml gives a model of their own (llm.perception, llm.decision). */
   private static async stageModels(config: LoadedConfig, out: Output): Promise<Partial<Record<LlmStageName, LlmClient>>> {
     const stages: Partial<Record<LlmStageName, LlmClient>> = {};
-    for (const stage of ['perception', 'decision'] as const) {
+    for (const stage of ['perception', 'decision', 'extraction'] as const) {
       const setting = config.profile.llm[stage];
       if (!setting || setting === config.profile.llm.text_generation) continue;
       const { key, client } = await resolveTextModel({ setting, models: config.models.models, modelsFile: config.modelsFile, env: process.env });

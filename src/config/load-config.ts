@@ -87,12 +87,12 @@ const PROVIDER_MODEL_RE = /^(gemini|ollama|openai|anthropic):.+$/;
 function checkModelKeys(profile: Profile, models: ModelsFile, where: { profileFile: string; profileText: string; modelsFile: string }): void {
   const defined = Object.keys(models.models);
   const known = defined.length ? `defined there: ${defined.join(', ')}` : 'it defines none';
-  const fail = (key: 'text_generation' | 'embedding' | 'perception' | 'decision', expected: string): never => {
+  const fail = (key: 'text_generation' | 'embedding' | 'perception' | 'decision' | 'extraction', expected: string): never => {
     throw new ConfigError(where.profileFile, `llm.${key}`, expected, { line: configLine(where.profileText, ['llm', key]) });
   };
   const { text_generation: text, embedding } = profile.llm;
   if (text !== 'auto' && !models.models[text]) fail('text_generation', `names the model "${text}", which ${where.modelsFile} does not define (${known}); or use "auto"`);
-  for (const stage of ['perception', 'decision'] as const) {
+  for (const stage of ['perception', 'decision', 'extraction'] as const) {
     const setting = profile.llm[stage];
     if (setting === undefined || setting === 'auto' || models.models[setting] || PROVIDER_MODEL_RE.test(setting)) continue;
     fail(stage, `names the model "${setting}", which ${where.modelsFile} does not define (${known}); or use a provider model such as openai:gpt-4.1-mini`);

@@ -48,6 +48,8 @@ export const ProfileSchema = z.strictObject({
       vision: z.string().min(1).default('none'),
       /** The model perception asks (a models.yaml key or provider:model, like text_generation); unset: text_generation's. */
       perception: z.string().min(1).optional(),
+      /** The model of the tool-less stages: strict mode's value extraction and the summary of older turns; unset: text_generation's. */
+      extraction: z.string().min(1).optional(),
       /** The model that writes the plans (a models.yaml key or provider:model); unset: text_generation's. */
       decision: z.string().min(1).optional(),
     })

@@ -25,7 +25,7 @@ export interface GenerateRequest {
 }
 
 /** The agent stages that ask a model to write: profiles.yaml `llm.perception` / `llm.decision` may give each its own. */
-export type LlmStageName = 'perception' | 'decision';
+export type LlmStageName = 'perception' | 'decision' | 'extraction';
 
 /**
  * What a client reports while a request runs:

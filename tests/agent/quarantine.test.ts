@@ -21,6 +21,8 @@ describe('quarantineResult', () => {
     expect(request.jsonSchema).toBeDefined();
     expect(request.prompt).toMatch(/The data ends only at the line `===== END OF DATA [0-9a-f]{16} =====`/);
     expect(request.prompt).toContain('The task: What is the headline?');
+    // Sent as the extraction stage, which profiles.yaml llm.extraction may give a model of its own.
+    expect(request.stage).toBe('extraction');
   });
 
   it('drops a reply that is not short typed values, so the raw text never gets through', async () => {
