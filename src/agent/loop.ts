@@ -13,7 +13,7 @@ import { quarantineResult } from './quarantine.js';
 import { classifyResult, giveUpReason, type PlanOutcome } from './outcome.js';
 import { perceive } from './perception.js';
 import { RunLog } from './run-log.js';
-import { serversToAdd, unknownCalls } from './replan.js';
+import { NO_TOOL_FITS_FEEDBACK, saysNoToolFits, serversToAdd, unknownCalls } from './replan.js';
 import { compactConversation } from './compact.js';
 import { DEFAULT_CONVERSATION_CHARS } from '../memory/conversation.js';
 import { chooseCatalogue, MEMORY_FALLBACK_TOOL_LIMIT } from './strategy.js';
@@ -269,7 +269,17 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           countLlm(quarantined.llm);
           classified = { ...classified, result: quarantined.text };
         }
-        const outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
+        let outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
+        // The model says none of its tools fits: one retry with every server's tools instead of that answer.
+        const unchosen = servers.map((s) => s.id).filter((id) => !chosen.has(id));
+        const words = outcome.kind === 'final_answer' ? outcome.answer : outcome.kind === 'further_processing' ? '' : (modelWords(decision.code) ?? '');
+        if (lifelinesLeft > 0 && unchosen.length > 0 && saysNoToolFits(words)) {
+          const listed = options.awaitTools ? await untilAborted(options.awaitTools(unchosen, signal), signal) : tools;
+          for (const id of unchosen) chosen.add(id);
+          stepTools = [...stepTools, ...listed.filter((t) => unchosen.includes(t.server))];
+          emit({ type: 'perceived', step, servers: [...chosen], fallback: false, reason: 'the model said none of its tools fits' });
+          outcome = { kind: 'invalid_plan', error: NO_TOOL_FITS_FEEDBACK, problem: 'no_tool_fits', diagnosis: "the model said none of its tools fits, so every server's tools are offered next" };
+        }
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });
         const failed = outcome.kind === 'invalid_plan' || outcome.kind === 'sandbox_error' ? outcome : null;
         const error = failed ? failed.error : null;

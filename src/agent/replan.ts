@@ -1,4 +1,5 @@
-// Re-plan with another server: a plan that called a tool only an unselected server offers gets that server next time.
+// Re-plan with other servers: a plan that called a tool only an unchosen server offers, or a model saying none of its
+// tools fits, gets those servers on the next attempt.
 
 import type { ToolInfo } from '../mcp/types.js';
 import type { ToolCallRecord } from '../sandbox/types.js';
@@ -25,3 +26,15 @@ export function unknownCalls(calls: readonly ToolCallRecord[], offered: readonly
   const offeredNames = new Set(offered.map((t) => t.name));
   return calls.filter((call) => !call.ok && call.server === undefined && !offeredNames.has(call.tool) && call.tool !== 'mcp.read_resource');
 }
+
+/** A model saying its tools do not fit the task ("none of the available tools can…", "no suitable tool"). */
+const NO_TOOL_FITS = /\b(?:none of (?:the|my|these|your)(?: available| listed| given)? tools\b|no (?:suitable|matching|appropriate|relevant|available) tools?\b|(?:cannot|can't|unable to)\b.{0,80}\bwith (?:the|these) (?:available|given|listed) tools\b|(?:the|these) (?:available|given|listed) tools (?:do not|don't|cannot|can't))/i;
+
+/** True when the model's words say none of its tools fits (then it gets every server's tools). */
+export function saysNoToolFits(words: string): boolean {
+  return NO_TOOL_FITS.test(words);
+}
+
+/** The retry feedback when the model said none of its tools fits. */
+export const NO_TOOL_FITS_FEEDBACK =
+  'You said none of the tools fits the task. The tools of every configured server are now in the catalogue: use the one that fits, and answer with code.';

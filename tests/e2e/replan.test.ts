@@ -41,4 +41,24 @@ describe('re-planning with a server perception did not choose', () => {
     expect(prompts[0]).not.toContain('search_stored_documents(');
     expect(prompts[1]).toContain('search_stored_documents');
   }, 120_000);
+
+  it('gives every server to a model that says none of its tools fits, instead of answering that', async () => {
+    const prompts: string[] = [];
+    llm = await startFakeOllamaServer({
+      replies: (req) => {
+        if (req.path !== '/api/chat') return undefined;
+        if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'notes', entities: [], tool_hint: '', selected_servers: ['math'] }));
+        prompts.push(JSON.stringify(req.body));
+        if (!prompts.at(-1)!.includes('search_stored_documents')) return ollamaChatReply('FINAL_ANSWER: None of the available tools can read your notes.');
+        return ollamaChatReply(fenced('async function solve() { const r = await tools.search_stored_documents({ query: "door code" }); return "FINAL_ANSWER: " + (String(r).match(/\\d{4}/) ?? ["none"])[0]; }'));
+      },
+    });
+    const servers = `${MATH_SERVER_YAML}  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: The user's notes\n`;
+    const project = tempProject({ servers, steps: 'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 2\n' });
+    mkdirSync(project.documentsDir, { recursive: true });
+    writeFileSync(join(project.documentsDir, 'house.md'), '# House\n\nThe door code is 4711.\n');
+    const json = resultOf(await runCli(['--profile', project.profile, '--json', 'ask', 'What is the door code in my notes?'], { env: ollamaEnv(llm.url) }));
+    expect(json.answer).toBe('4711');
+    expect(json.steps.map((s: { outcome: string }) => s.outcome)).toEqual(['invalid_plan', 'final_answer']);
+  }, 120_000);
 });
