@@ -1,6 +1,6 @@
 // The agent loop: steps × lifelines of perceive → decide → run solve() → read the outcome (DESIGN §1).
 import { randomUUID } from 'node:crypto';
-import { CortexError, errorMessage, UsageError } from '../errors.js';
+import { CortexError, errorMessage, QuestionStoppedError, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
 import { lastStepDiagnosis } from '../sandbox/diagnosis.js';
 import { modelWords } from '../sandbox/reply-turn.js';
@@ -99,7 +99,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const { memoryFallbackEnabled, memory, trace, onEvent, signal, promptsDir } = options;
   checkBounds(maxSteps, maxLifelinesPerStep);
   // One guard per question: what any step read stays on the record for every later call.
-  const guarded = options.flowPolicy ? new FlowGuard(caller, options.flowPolicy, query) : caller;
+  const flowGuard = options.flowPolicy ? new FlowGuard(caller, options.flowPolicy, query) : null;
+  const guarded = options.wrapCaller ? options.wrapCaller(flowGuard ?? caller) : (flowGuard ?? caller);
   const started = performance.now();
   const log = new RunLog(memory, trace, randomUUID());
   const steps: AgentStepRecord[] = [];
@@ -119,7 +120,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     usage,
     timings: { total_ms: Math.round(performance.now() - started), llm_ms: Math.round(timings.llm_ms), sandbox_ms: Math.round(timings.sandbox_ms) },
     reason,
-    caution: guarded instanceof FlowGuard ? cautionFor(guarded.provenance) : null,
+    caution: flowGuard ? cautionFor(flowGuard.provenance) : null,
   });
 
   await log.start({ query, strategy, model: llm.model, maxSteps, maxLifelinesPerStep });
@@ -260,6 +261,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
       const reason = `Cancelled during step ${currentStep} after ${steps.length} attempt${steps.length === 1 ? '' : 's'}.`;
       await log.end('cancelled', reason);
       return finish('cancelled', null, reason);
+    }
+    if (err instanceof QuestionStoppedError) {
+      await log.end('gave_up', err.message);
+      return finish('gave_up', null, err.message);
     }
     await log.error(err).catch(() => undefined);
     throw err;

@@ -37,6 +37,11 @@ export interface AgentOptions {
   promptsDir?: string;
   /** The data-flow policy every call of the question is checked against (src/policy); absent: none. */
   flowPolicy?: FlowPolicy;
+  /**
+   * Decorators put in front of the question's flow guard (hooks): what they change reaches the policy like any other
+   * call. Called once per question with the guarded caller.
+   */
+  wrapCaller?: (guarded: ToolCaller) => ToolCaller;
 }
 
 /** How one attempt ended. */

@@ -4,6 +4,8 @@ import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
+import { HookRunner } from '../hooks/hook-runner.js';
+import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import type { LlmClient } from '../llm/types.js';
@@ -90,6 +92,9 @@ export class Runtime {
     private readonly router: ElicitationRouter,
     /** Servers start when a question needs them (`cortex ask`), so the question prepares them itself: see run(). */
     private readonly lazy: boolean,
+    /** The profile's hooks (null: none configured), and where what they do is told to the person. */
+    private readonly hooks: HookRunner | null,
+    private readonly notify: (message: string) => void,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -121,7 +126,11 @@ export class Runtime {
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
     // The worker process starts while the model answers, instead of after it.
     sandbox.prestart?.();
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers));
+    const notify = (message: string) => out.error(message);
+    const hooks = Object.keys(profile.hooks).length > 0
+      ? new HookRunner({ settings: profile.hooks, cwd: process.cwd(), onWarning: (m) => notify(`warning: ${m}`), onNotice: notify })
+      : null;
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify);
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -185,7 +194,7 @@ export class Runtime {
     const routed = this.router.question(this.caller, elicit);
     try {
       session = await load();
-      result = await this.run(query, session, chosen, routed.caller, onEvent, signal);
+      result = await this.answer(query, session, chosen, routed.caller, onEvent, signal);
     } finally {
       routed.done();
       // The session's last write lands before another question may use it.
@@ -193,6 +202,23 @@ export class Runtime {
       this.busySessions.delete(id);
     }
     onEvent?.({ type: 'result', result });
+    return result;
+  }
+
+  /** Runs the question, between its UserPromptSubmit and Stop hooks when there are any. */
+  private async answer(query: string, session: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+    const runner = this.hooks;
+    if (!runner) return this.run(query, session, strategy, caller, onEvent, signal);
+    const hooks = new QuestionHooks({ runner, sessionId: session.id, notify: this.notify, ...(signal ? { signal } : {}) });
+    const blocked = await promptSubmitted(hooks, runner, session.id, query, signal);
+    if (blocked) return stoppedBeforeStart(session.id, `A hook stopped the question: ${blocked}`);
+    let result = await this.run(query, session, strategy, caller, onEvent, signal, hooks);
+    for (let again = 0; again < MAX_STOP_CONTINUATIONS && result.status !== 'cancelled'; again++) {
+      const reason = await stopRequested(hooks, runner, { sessionId: session.id, status: result.status, answer: result.answer, active: again > 0, ...(signal ? { signal } : {}) });
+      if (!reason) break;
+      this.notify(`A hook asked to keep working: ${reason}`);
+      result = await this.run(query, session, strategy, caller, onEvent, signal, hooks);
+    }
     return result;
   }
 
@@ -214,9 +240,9 @@ export class Runtime {
     };
   }
 
-  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, hooks?: QuestionHooks): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
-    if (!this.lazy) return this.runAgent(query, memory, strategy, caller, onEvent, signal);
+    if (!this.lazy) return this.runAgent(query, memory, strategy, caller, onEvent, signal, hooks);
     // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
     // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
     // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
@@ -236,14 +262,15 @@ export class Runtime {
       }
       onEvent?.(event);
     };
-    return this.runAgent(query, memory, strategy, caller, watch, signal);
+    return this.runAgent(query, memory, strategy, caller, watch, signal, hooks);
   }
 
-  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, hooks?: QuestionHooks): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     return runAgent({
       query,
-      llm: this.llm,
+      llm: hooks ? hooks.llm(this.llm) : this.llm,
+      ...(hooks ? { wrapCaller: (guarded: ToolCaller) => hooks.caller(guarded) } : {}),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
       // In `ask`, our own servers start in well under a second: the plan prompt uses their cached tools while they start.
@@ -278,6 +305,11 @@ export class Runtime {
   async close(): Promise<void> {
     await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
   }
+}
+
+/** The result of a question a hook stopped before it started: nothing ran, nothing was spent. */
+function stoppedBeforeStart(sessionId: string, reason: string): AgentRunResult {
+  return { status: 'gave_up', answer: null, session_id: sessionId, steps: [], usage: { prompt_tokens: 0, completion_tokens: 0 }, timings: { total_ms: 0, llm_ms: 0, sandbox_ms: 0 }, reason, caution: null };
 }
 
 /** The profile's strategy, or `override` (a strategy name) when given. @throws UsageError for an unknown name. */

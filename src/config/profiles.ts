@@ -1,5 +1,6 @@
 // Schema of config/profiles.yaml: the agent, its strategy, sandbox limits, paths and MCP servers.
 import { z } from 'zod';
+import { HooksSchema } from '../hooks/hook-settings.js';
 import { MAX_VECTOR_WEIGHT } from '../rag/embed/embedder.js';
 import { parseConfigText } from './parse.js';
 
@@ -108,6 +109,8 @@ export const ProfileSchema = z.strictObject({
       strict: z.boolean().default(false),
     })
     .prefault({}),
+  /** Commands run on the question's events, in Claude Code's shape (docs/hooks.md). */
+  hooks: HooksSchema,
   serve: z
     .strictObject({
       /** Address `cortex serve` binds; anything but loopback needs CORTEX_API_TOKEN. */
