@@ -202,6 +202,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           caller: guarded,
           limits: sandboxLimits,
           onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
+          ...(options.askUser ? { askUser: options.askUser } : {}),
+          ...(options.onUserAnswer ? { onUserAnswer: options.onUserAnswer } : {}),
           ...(signal ? { signal } : {}),
         });
         const sandboxMs = performance.now() - sandboxStarted;

@@ -4,7 +4,7 @@ import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
-import type { Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
+import type { AskPerson, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
 import type { StrategyName } from './strategy.js';
 
 /** Collaborators and settings of one question. Everything is passed in, so tests hand in fakes. */
@@ -42,6 +42,10 @@ export interface AgentOptions {
    * call. Called once per question with the guarded caller.
    */
   wrapCaller?: (guarded: ToolCaller) => ToolCaller;
+  /** How a plan's `ask_user()` reaches the person (terminal, page, MCP client); absent: nobody to ask. */
+  askUser?: AskPerson;
+  /** Told each answer the person gave through `ask_user()` (their own words, for the flow policy). */
+  onUserAnswer?: (answer: string) => void;
 }
 
 /** How one attempt ended. */

@@ -4,6 +4,7 @@ import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
+import { askPersonFor } from '../ask-user/ask-person-via.js';
 import { HookRunner } from '../hooks/hook-runner.js';
 import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
@@ -23,7 +24,7 @@ import { flowPolicyOf } from '../policy/flow-settings.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { warmUpParser } from '../sandbox/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 import { pendingLlm } from './pending-llm.js';
 
@@ -95,6 +96,8 @@ export class Runtime {
     /** The profile's hooks (null: none configured), and where what they do is told to the person. */
     private readonly hooks: HookRunner | null,
     private readonly notify: (message: string) => void,
+    /** The session's terminal line reader (the REPL, `ask` on a TTY); absent: no terminal. */
+    private readonly terminal: AskUser | undefined,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -130,7 +133,7 @@ export class Runtime {
     const hooks = Object.keys(profile.hooks).length > 0
       ? new HookRunner({ settings: profile.hooks, cwd: process.cwd(), onWarning: (m) => notify(`warning: ${m}`), onNotice: notify })
       : null;
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify);
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask);
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -194,7 +197,7 @@ export class Runtime {
     const routed = this.router.question(this.caller, elicit);
     try {
       session = await load();
-      result = await this.answer(query, session, chosen, routed.caller, onEvent, signal);
+      result = await this.answer(query, session, chosen, routed.caller, onEvent, signal, elicit);
     } finally {
       routed.done();
       // The session's last write lands before another question may use it.
@@ -206,18 +209,21 @@ export class Runtime {
   }
 
   /** Runs the question, between its UserPromptSubmit and Stop hooks when there are any. */
-  private async answer(query: string, session: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private async answer(query: string, session: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent: ((e: AgentEvent) => void) | undefined, signal: AbortSignal | undefined, elicit: Elicit | undefined): Promise<AgentRunResult> {
     const runner = this.hooks;
-    if (!runner) return this.run(query, session, strategy, caller, onEvent, signal);
+    // A plan's ask_user() goes where approvals go: the terminal, else the question's own person (page, MCP client).
+    const askUser = askPersonFor({ terminal: this.terminal, elicit });
+    const base: QuestionExtras = askUser ? { askUser } : {};
+    if (!runner) return this.run(query, session, strategy, caller, onEvent, signal, base);
     const hooks = new QuestionHooks({ runner, sessionId: session.id, notify: this.notify, ...(signal ? { signal } : {}) });
     const blocked = await promptSubmitted(hooks, runner, session.id, query, signal);
     if (blocked) return stoppedBeforeStart(session.id, `A hook stopped the question: ${blocked}`);
-    let result = await this.run(query, session, strategy, caller, onEvent, signal, hooks);
+    let result = await this.run(query, session, strategy, caller, onEvent, signal, { ...base, hooks });
     for (let again = 0; again < MAX_STOP_CONTINUATIONS && result.status !== 'cancelled'; again++) {
       const reason = await stopRequested(hooks, runner, { sessionId: session.id, status: result.status, answer: result.answer, active: again > 0, ...(signal ? { signal } : {}) });
       if (!reason) break;
       this.notify(`A hook asked to keep working: ${reason}`);
-      result = await this.run(query, session, strategy, caller, onEvent, signal, hooks);
+      result = await this.run(query, session, strategy, caller, onEvent, signal, { ...base, hooks });
     }
     return result;
   }
@@ -240,9 +246,9 @@ export class Runtime {
     };
   }
 
-  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, hooks?: QuestionHooks): Promise<AgentRunResult> {
+  private run(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
-    if (!this.lazy) return this.runAgent(query, memory, strategy, caller, onEvent, signal, hooks);
+    if (!this.lazy) return this.runAgent(query, memory, strategy, caller, onEvent, signal, extras);
     // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
     // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
     // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
@@ -262,15 +268,17 @@ export class Runtime {
       }
       onEvent?.(event);
     };
-    return this.runAgent(query, memory, strategy, caller, watch, signal, hooks);
+    return this.runAgent(query, memory, strategy, caller, watch, signal, extras);
   }
 
-  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, hooks?: QuestionHooks): Promise<AgentRunResult> {
+  private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
+    const { hooks, askUser } = extras;
     return runAgent({
       query,
       llm: hooks ? hooks.llm(this.llm) : this.llm,
       ...(hooks ? { wrapCaller: (guarded: ToolCaller) => hooks.caller(guarded) } : {}),
+      ...(askUser ? { askUser } : {}),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
       // In `ask`, our own servers start in well under a second: the plan prompt uses their cached tools while they start.
@@ -305,6 +313,12 @@ export class Runtime {
   async close(): Promise<void> {
     await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
   }
+}
+
+/** What a question carries beyond the Runtime's own: its hooks and how its plans ask the person. */
+interface QuestionExtras {
+  hooks?: QuestionHooks;
+  askUser?: AskPerson;
 }
 
 /** The result of a question a hook stopped before it started: nothing ran, nothing was spent. */
