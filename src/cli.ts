@@ -1,7 +1,7 @@
 // Entry of the `cortex` command: parses flags, loads config, runs one command, maps errors to exit codes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
 import type { RuntimeOptions } from './cli/runtime.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
@@ -18,6 +18,7 @@ interface GlobalOptions extends RuntimeOptions {
   json?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  tokenBudget?: number;
 }
 
 function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promise<number>) => Promise<void>): Command {
@@ -38,6 +39,7 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('--model <name>', 'a key of models.yaml, a provider model (ollama:llama3.1:8b, gemini:gemini-2.5-pro), or auto')
     .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
     .option('-y, --yes', 'run tools that need approval without asking (see README "Approvals")')
+    .option('--token-budget <n>', 'most tokens one question may spend on the model (see docs/budgets.md)', parseTokenBudget)
     .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError('(run `cortex --help` for usage)')
     // Words after `cortex` that name no command reach the default action, which reports them as an unknown command.
@@ -154,8 +156,15 @@ function packageVersion(): string {
 }
 
 function runtimeOptions(program: Command): RuntimeOptions {
-  const { model, session, strategy, yes } = program.opts<GlobalOptions>();
-  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}) };
+  const { model, session, strategy, yes, tokenBudget } = program.opts<GlobalOptions>();
+  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}), ...(tokenBudget ? { tokenBudget } : {}) };
+}
+
+/** `--token-budget N`: a whole number of tokens, at least 1. */
+function parseTokenBudget(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of tokens, at least 1');
+  return n;
 }
 
 interface AskFlags {

@@ -1,4 +1,5 @@
 // The agent loop's options, result (what `cortex ask --json` prints) and live events.
+import type { SpendReport } from '../budget/budget-keeper.js';
 import type { LlmClient } from '../llm/types.js';
 import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
@@ -89,6 +90,8 @@ export interface AgentRunResult {
    * text can mislead the model. Null when it read none, or when no data-flow policy watched the calls.
    */
   caution: string | null;
+  /** What the question and its session spent on the model, and the budget limits (set by the Runtime). */
+  spend?: SpendReport;
 }
 
 /**

@@ -14,7 +14,7 @@ export const REPL_HELP = [
   '  /new            start a new session',
   '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
   '  /sessions       list recent sessions (continue one with: cortex --session ID)',
-  '  /stats          questions, tokens and time in this session',
+  '  /stats          questions, tokens, cost and time in this session',
   '  /prompt [NAME]  list the MCP servers\' prompts, or ask one (/prompt NAME arg=value …)',
   '  /clear          clear the screen',
   '  /exit           quit (or Ctrl-D)',
@@ -29,8 +29,12 @@ export class SessionStats {
   promptTokens = 0;
   completionTokens = 0;
   totalMs = 0;
+  /** US dollars spent, where every model's price was known; null once one was not. */
+  costUsd: number | null = 0;
 
   add(result: AgentRunResult): void {
+    const cost = result.spend ? result.spend.cost_usd : null;
+    this.costUsd = this.costUsd === null || cost === null ? null : this.costUsd + cost;
     this.questions++;
     if (result.status === 'answered') this.answered++;
     this.promptTokens += result.usage.prompt_tokens;
@@ -39,7 +43,8 @@ export class SessionStats {
   }
 
   describe(): string {
-    return `${plural(this.questions, 'question')} (${this.answered} answered) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${(this.totalMs / 1000).toFixed(1)} s`;
+    const cost = this.costUsd === null ? 'cost unknown (no price for the model)' : `about $${this.costUsd.toFixed(4)}`;
+    return `${plural(this.questions, 'question')} (${this.answered} answered) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${cost} · ${(this.totalMs / 1000).toFixed(1)} s`;
   }
 }
 

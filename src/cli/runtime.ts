@@ -5,6 +5,8 @@ import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { askPersonFor } from '../ask-user/ask-person-via.js';
+import { BudgetKeeper, budgetLimits, type Spent } from '../budget/budget-keeper.js';
+import { shippedPrices } from '../budget/budget-settings.js';
 import { HookRunner } from '../hooks/hook-runner.js';
 import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
@@ -50,6 +52,8 @@ export interface RuntimeOptions {
   startWithoutLlm?: boolean;
   /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */
   lazyServers?: boolean;
+  /** `--token-budget N`: tokens one question may spend (overrides the profile's budget.tokens_per_question). */
+  tokenBudget?: number;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
@@ -98,6 +102,8 @@ export class Runtime {
     private readonly notify: (message: string) => void,
     /** The session's terminal line reader (the REPL, `ask` on a TTY); absent: no terminal. */
     private readonly terminal: AskUser | undefined,
+    /** Counts what questions and sessions spend on the model, against the budget limits. */
+    private readonly budget: BudgetKeeper,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -133,7 +139,7 @@ export class Runtime {
     const hooks = Object.keys(profile.hooks).length > 0
       ? new HookRunner({ settings: profile.hooks, cwd: process.cwd(), onWarning: (m) => notify(`warning: ${m}`), onNotice: notify })
       : null;
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask);
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options));
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -213,11 +219,13 @@ export class Runtime {
     const runner = this.hooks;
     // A plan's ask_user() goes where approvals go: the terminal, else the question's own person (page, MCP client).
     const askUser = askPersonFor({ terminal: this.terminal, elicit });
-    const base: QuestionExtras = askUser ? { askUser } : {};
-    if (!runner) return this.run(query, session, strategy, caller, onEvent, signal, base);
+    const spent = this.budget.newQuestion();
+    const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}) };
+    const withSpend = (result: AgentRunResult): AgentRunResult => ({ ...result, spend: this.budget.report(spent, session.id) });
+    if (!runner) return withSpend(await this.run(query, session, strategy, caller, onEvent, signal, base));
     const hooks = new QuestionHooks({ runner, sessionId: session.id, notify: this.notify, ...(signal ? { signal } : {}) });
     const blocked = await promptSubmitted(hooks, runner, session.id, query, signal);
-    if (blocked) return stoppedBeforeStart(session.id, `A hook stopped the question: ${blocked}`);
+    if (blocked) return withSpend(stoppedBeforeStart(session.id, `A hook stopped the question: ${blocked}`));
     let result = await this.run(query, session, strategy, caller, onEvent, signal, { ...base, hooks });
     for (let again = 0; again < MAX_STOP_CONTINUATIONS && result.status !== 'cancelled'; again++) {
       const reason = await stopRequested(hooks, runner, { sessionId: session.id, status: result.status, answer: result.answer, active: again > 0, ...(signal ? { signal } : {}) });
@@ -225,7 +233,7 @@ export class Runtime {
       this.notify(`A hook asked to keep working: ${reason}`);
       result = await this.run(query, session, strategy, caller, onEvent, signal, { ...base, hooks });
     }
-    return result;
+    return withSpend(result);
   }
 
   /** The session a question asks for: its id (locked first) and how to load it (a saved one is read only then). */
@@ -273,10 +281,11 @@ export class Runtime {
 
   private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
-    const { hooks, askUser } = extras;
+    const { hooks, askUser, spent } = extras;
+    const counted = spent ? this.budget.wrap(this.llm, spent, memory.id) : this.llm;
     return runAgent({
       query,
-      llm: hooks ? hooks.llm(this.llm) : this.llm,
+      llm: hooks ? hooks.llm(counted) : counted,
       ...(hooks ? { wrapCaller: (guarded: ToolCaller) => hooks.caller(guarded) } : {}),
       ...(askUser ? { askUser } : {}),
       servers: this.multi.summaries(),
@@ -317,8 +326,16 @@ export class Runtime {
 
 /** What a question carries beyond the Runtime's own: its hooks and how its plans ask the person. */
 interface QuestionExtras {
+  /** What the question spent so far (kept across a Stop hook's re-runs). */
+  spent?: Spent;
   hooks?: QuestionHooks;
   askUser?: AskPerson;
+}
+
+/** The budget of a Runtime: the profile's limits (`--token-budget` over tokens_per_question) and prices. */
+function budgetKeeper(config: LoadedConfig, options: RuntimeOptions): BudgetKeeper {
+  const { budget } = config.profile;
+  return new BudgetKeeper(budgetLimits(budget, options.tokenBudget), { ...shippedPrices(), ...budget.prices });
 }
 
 /** The result of a question a hook stopped before it started: nothing ran, nothing was spent. */

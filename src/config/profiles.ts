@@ -1,5 +1,6 @@
 // Schema of config/profiles.yaml: the agent, its strategy, sandbox limits, paths and MCP servers.
 import { z } from 'zod';
+import { BudgetSchema } from '../budget/budget-settings.js';
 import { HooksSchema } from '../hooks/hook-settings.js';
 import { MAX_VECTOR_WEIGHT } from '../rag/embed/embedder.js';
 import { parseConfigText } from './parse.js';
@@ -111,6 +112,8 @@ export const ProfileSchema = z.strictObject({
     .prefault({}),
   /** Commands run on the question's events, in Claude Code's shape (docs/hooks.md). */
   hooks: HooksSchema,
+  /** Token and cost limits per question and per session, and model prices (docs/budgets.md). */
+  budget: BudgetSchema,
   serve: z
     .strictObject({
       /** Address `cortex serve` binds; anything but loopback needs CORTEX_API_TOKEN. */
