@@ -7,6 +7,7 @@ import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError
 import { askPersonFor } from '../ask-user/ask-person-via.js';
 import { BudgetKeeper, budgetLimits, type Spent } from '../budget/budget-keeper.js';
 import { shippedPrices } from '../budget/budget-settings.js';
+import { startTracing, type Tracing } from '../telemetry/tracing.js';
 import { HookRunner } from '../hooks/hook-runner.js';
 import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
@@ -104,6 +105,8 @@ export class Runtime {
     private readonly terminal: AskUser | undefined,
     /** Counts what questions and sessions spend on the model, against the budget limits. */
     private readonly budget: BudgetKeeper,
+    /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; else null (nothing of it loaded). */
+    private readonly tracing: Tracing | null,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -139,7 +142,7 @@ export class Runtime {
     const hooks = Object.keys(profile.hooks).length > 0
       ? new HookRunner({ settings: profile.hooks, cwd: process.cwd(), onWarning: (m) => notify(`warning: ${m}`), onNotice: notify })
       : null;
-    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options));
+    return new Runtime(config, client, multi, withApproval(multi, approve), sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options), await startTracing(process.env));
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
@@ -201,9 +204,20 @@ export class Runtime {
     let session: SessionMemory | undefined;
     let result: AgentRunResult;
     const routed = this.router.question(this.caller, elicit);
+    const traced = this.tracing?.question({ sessionId: id });
+    const events = traced
+      ? (event: AgentEvent) => {
+          traced.onEvent(event);
+          onEvent?.(event);
+        }
+      : onEvent;
     try {
       session = await load();
-      result = await this.answer(query, session, chosen, routed.caller, onEvent, signal, elicit);
+      result = await this.answer(query, session, chosen, traced ? traced.caller(routed.caller) : routed.caller, events, signal, elicit);
+      traced?.end({ result });
+    } catch (err) {
+      traced?.end({ error: err });
+      throw err;
     } finally {
       routed.done();
       // The session's last write lands before another question may use it.
@@ -320,7 +334,7 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
+    await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined), this.tracing?.shutdown()]);
   }
 }
 

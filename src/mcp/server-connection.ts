@@ -191,7 +191,7 @@ export class ServerConnection {
   async call(
     name: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void; onWaitingForUser?: () => () => void },
+    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void; onWaitingForUser?: () => () => void; meta?: Record<string, string> },
   ): Promise<ToolResult> {
     if (!this.client || !this.alive) throw new McpError(this.spec.id, 'not running');
     const maxTotalTimeoutMs = Math.max(options.timeoutMs, options.maxTotalTimeoutMs);
@@ -207,7 +207,7 @@ export class ServerConnection {
     };
     this.callsInFlight.add(pause);
     try {
-      const res = await this.client.callTool({ name, arguments: args }, undefined, {
+      const res = await this.client.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, undefined, {
         timeout: sdkBackstopMs(maxTotalTimeoutMs),
         onprogress: ({ progress, total, message }) => {
           clock.progress();
