@@ -82,6 +82,24 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .description('delete a saved session')
     .action((id: string) => run(async (config, out) => (await import('./cli/sessions-command.js')).sessionRemoveCommand(config, id, out)));
 
+  const skills = program.command('skills').description('saved plans: list them, save the last answered one, run one again without a model');
+  skills
+    .command('list', { isDefault: true })
+    .description('list the saved plans and their arguments')
+    .action(() => run(async (config, out) => (await import('./cli/skills-command.js')).skillsListCommand(config, out)));
+  skills
+    .command('save <name>')
+    .description("save the plan that answered the last question of a session (the latest, or --session ID) as <name>")
+    .action((name: string) =>
+      run(async (config, out) => (await import('./cli/skills-command.js')).skillsSaveCommand(config, name, runtimeOptions(program).session, out)),
+    );
+  skills
+    .command('run <name> [args]')
+    .description('run a saved plan again with no model call; [args] is a JSON object, e.g. \'{"string": "FRANCE"}\'')
+    .action((name: string, args: string | undefined) =>
+      run(async (config, out) => (await import('./cli/skills-command.js')).skillsRunCommand(config, name, args, runtimeOptions(program), out)),
+    );
+
   program
     .command('models')
     .description('list the models each configured provider serves, the default, and what auto picks')

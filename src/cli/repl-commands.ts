@@ -1,7 +1,9 @@
-// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /clear, /exit.
+// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /save, /clear, /exit.
 import type { AgentRunResult } from '../agent/types.js';
 import { errorMessage } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
+import { skillFromTrace } from '../skills/make-skill.js';
+import { checkSkillName, writeSkill } from '../skills/skill-file.js';
 import type { Output } from './output.js';
 import { plural, tokenFigures } from './progress.js';
 import type { Runtime } from './runtime.js';
@@ -15,6 +17,7 @@ export const REPL_HELP = [
   '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
   '  /sessions       list recent sessions (continue one with: cortex --session ID)',
   '  /stats          questions, tokens, cost and time in this session',
+  '  /save NAME      save the plan that answered the last question as a skill (cortex skills run NAME)',
   '  /prompt [NAME]  list the MCP servers\' prompts, or ask one (/prompt NAME arg=value …)',
   '  /clear          clear the screen',
   '  /exit           quit (or Ctrl-D)',
@@ -52,6 +55,8 @@ export interface ReplCommandContext {
   runtime: Runtime;
   out: Output;
   memoryDir: string;
+  /** The profile's skills folder, for /save. */
+  skillsDir: string;
   stats: SessionStats;
   /** Resets what the REPL counts (a new session). */
   resetStats: () => void;
@@ -100,6 +105,15 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
       for (const s of sessions) out.error(`${s.id}  ${new Date(s.started).toLocaleString()}  ${s.first_query ?? ''}`);
       return 'continue';
     }
+    case 'save':
+      try {
+        const skill = await skillFromTrace({ name: checkSkillName(arg.trim()), traceFile: runtime.memory.tracePath, sessionId: runtime.memory.id });
+        const path = await writeSkill(ctx.skillsDir, skill);
+        out.error(`Saved as ${skill.name} (${Object.keys(skill.parameters).join(', ') || 'no arguments'}) in ${path}; run it with: cortex skills run ${skill.name}`);
+      } catch (err) {
+        out.error(out.err.red(`error: ${errorMessage(err)}`));
+      }
+      return 'continue';
     default:
       out.error(out.err.red(`unknown command /${name}: type /help for the commands`));
       return 'continue';

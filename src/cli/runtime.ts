@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   startWithoutLlm?: boolean;
   /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */
   lazyServers?: boolean;
+  /** A client to use as it is (a saved plan's, `cortex skills run`): no model is looked up. */
+  llm?: LlmClient;
   /** `--token-budget N`: tokens one question may spend (overrides the profile's budget.tokens_per_question). */
   tokenBudget?: number;
 }
@@ -147,6 +149,7 @@ export class Runtime {
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
   private static async pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<LlmClient> {
+    if (options.llm) return options.llm;
     if (options.record && options.replay) throw new UsageError('--record and --replay cannot be used together');
     if (options.replay) {
       const replay = replayLlm(options.replay);

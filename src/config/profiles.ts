@@ -138,6 +138,8 @@ export const ProfileSchema = z.strictObject({
       faiss_index: z.string().default('faiss_index'),
       /** Tool lists and instructions of MCP servers, kept between runs so a question need not wait for them. */
       cache: z.string().default('cache'),
+      /** Saved plans (`cortex skills`), one readable YAML file each. */
+      skills: z.string().default('skills'),
     })
     .prefault({}),
   mcp: z
