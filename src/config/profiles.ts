@@ -139,7 +139,7 @@ export const ProfileSchema = z.strictObject({
       /** Tool lists and instructions of MCP servers, kept between runs so a question need not wait for them. */
       cache: z.string().default('cache'),
       /** Saved plans (`cortex skills`), one readable YAML file each. */
-      skills: z.string().default('skills'),
+      skills: z.string().default('memory/skills'),
     })
     .prefault({}),
   mcp: z

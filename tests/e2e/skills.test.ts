@@ -29,7 +29,7 @@ describe('skills (saved plans)', () => {
     const saved = await runCli(['--profile', profile, 'skills', 'save', 'ascii-sum'], { env });
     expect(saved.code).toBe(0);
     expect(saved.stdout).toContain('Saved the plan of "What is the sum of the ASCII codes of {string}?" as ascii-sum (string = "INDIA")');
-    const file = readFileSync(join(root, 'skills', 'ascii-sum.yaml'), 'utf8');
+    const file = readFileSync(join(root, 'memory', 'skills', 'ascii-sum.yaml'), 'utf8');
     expect(file).toContain('tools.strings_to_chars_to_int({ string: args.string })');
 
     const listed = await runCli(['--profile', profile, 'skills'], { env });
@@ -77,7 +77,7 @@ describe('skills (saved plans)', () => {
     // Allowed once with --yes, saved, then run again without it: the saved plan gets no more rights than a new one.
     expect(resultOf(await runCli(['--profile', profile, '--json', '--yes', 'ask', 'Add Alice, then delete Alice'], { env })).answer).toBe('deleted Alice');
     expect((await runCli(['--profile', profile, 'skills', 'save', 'churn'], { env })).code).toBe(0);
-    expect(readFileSync(join(root, 'skills', 'churn.yaml'), 'utf8')).toContain('args.name');
+    expect(readFileSync(join(root, 'memory', 'skills', 'churn.yaml'), 'utf8')).toContain('args.name');
     const again = resultOf(await runCli(['--profile', profile, '--json', 'skills', 'run', 'churn', '{"name": "Bob"}'], { env }));
     // The answer's words are the plan's own; the calls took the new argument.
     expect(again.answer).toMatch(/^kept Alice: tools\.delete_entities was not run: .*nobody can be asked/);
