@@ -82,6 +82,8 @@ export interface AskOptions {
    * with NOBODY_TO_ASK, unless the Runtime was started with a terminal (`interaction.ask`), which asks there.
    */
   elicit?: Elicit;
+  /** Answers with this client instead of the Runtime's model (a saved plan's, for `cortex mcp`'s skill tools). */
+  llm?: LlmClient;
 }
 
 export class Runtime {
@@ -198,7 +200,7 @@ export class Runtime {
    * question; SessionNotFoundError; UsageError for an unknown strategy or a malformed session id; MemoryError
    * for a corrupt session file; the LLM's errors (see runAgent).
    */
-  async ask(query: string, { onEvent, signal, session: where, strategy, elicit }: AskOptions = {}): Promise<AgentRunResult> {
+  async ask(query: string, { onEvent, signal, session: where, strategy, elicit, llm }: AskOptions = {}): Promise<AgentRunResult> {
     const chosen = strategy === undefined ? this.strategy : strategyOf(this.config.profile, strategy);
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
@@ -216,7 +218,7 @@ export class Runtime {
       : onEvent;
     try {
       session = await load();
-      result = await this.answer(query, session, chosen, traced ? traced.caller(routed.caller) : routed.caller, events, signal, elicit);
+      result = await this.answer(query, session, chosen, traced ? traced.caller(routed.caller) : routed.caller, events, signal, elicit, llm);
       traced?.end({ result });
     } catch (err) {
       traced?.end({ error: err });
@@ -232,12 +234,12 @@ export class Runtime {
   }
 
   /** Runs the question, between its UserPromptSubmit and Stop hooks when there are any. */
-  private async answer(query: string, session: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent: ((e: AgentEvent) => void) | undefined, signal: AbortSignal | undefined, elicit: Elicit | undefined): Promise<AgentRunResult> {
+  private async answer(query: string, session: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent: ((e: AgentEvent) => void) | undefined, signal: AbortSignal | undefined, elicit: Elicit | undefined, llm?: LlmClient): Promise<AgentRunResult> {
     const runner = this.hooks;
     // A plan's ask_user() goes where approvals go: the terminal, else the question's own person (page, MCP client).
     const askUser = askPersonFor({ terminal: this.terminal, elicit });
     const spent = this.budget.newQuestion();
-    const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}) };
+    const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}), ...(llm ? { llm } : {}) };
     const withSpend = (result: AgentRunResult): AgentRunResult => ({ ...result, spend: this.budget.report(spent, session.id) });
     if (!runner) return withSpend(await this.run(query, session, strategy, caller, onEvent, signal, base));
     const hooks = new QuestionHooks({ runner, sessionId: session.id, notify: this.notify, ...(signal ? { signal } : {}) });
@@ -299,7 +301,8 @@ export class Runtime {
   private runAgent(query: string, memory: SessionMemory, strategy: StrategyName, caller: ToolCaller, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
     const { hooks, askUser, spent } = extras;
-    const counted = spent ? this.budget.wrap(this.llm, spent, memory.id) : this.llm;
+    const model = extras.llm ?? this.llm;
+    const counted = spent ? this.budget.wrap(model, spent, memory.id) : model;
     return runAgent({
       query,
       llm: hooks ? hooks.llm(counted) : counted,
@@ -343,6 +346,8 @@ export class Runtime {
 
 /** What a question carries beyond the Runtime's own: its hooks and how its plans ask the person. */
 interface QuestionExtras {
+  /** The model of this question when not the Runtime's. */
+  llm?: LlmClient;
   /** What the question spent so far (kept across a Stop hook's re-runs). */
   spent?: Spent;
   hooks?: QuestionHooks;

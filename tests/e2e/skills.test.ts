@@ -1,6 +1,8 @@
 // Saved plans through the built CLI: save the plan that answered, list it, run it again by name with new arguments and no model.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
@@ -54,6 +56,26 @@ describe('skills (saved plans)', () => {
     expect(repl.stderr).toMatch(/Saved as india \(string\) in .*india\.yaml; run it with: cortex skills run india/);
     const again = resultOf(await runCli(['--profile', profile, '--json', 'skills', 'run', 'india', '{"string": "AB"}'], { env }));
     expect(again.answer).toBe('131');
+  });
+
+  it('cortex mcp offers each saved plan as a tool taking its arguments, answered with no model call', async () => {
+    server = await planningOllama(() => ollamaChatReply(SUM_PLAN));
+    const { profile } = tempProject();
+    const env = ollamaEnv(server.url);
+    await runCli(['--profile', profile, 'ask', 'What is the sum of the ASCII codes of INDIA?'], { env });
+    expect((await runCli(['--profile', profile, 'skills', 'save', 'ascii-sum'], { env })).code).toBe(0);
+    const client = new Client({ name: 'cortex-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, 'mcp'], env: env as Record<string, string>, stderr: 'ignore' }));
+    try {
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'skill_ascii-sum');
+      expect(tool?.inputSchema.properties).toEqual({ string: expect.objectContaining({ type: 'string', description: 'Default: "INDIA"' }) });
+      const before = server.requests.length;
+      const result = await client.callTool({ name: 'skill_ascii-sum', arguments: { string: 'AB' } });
+      expect(result.structuredContent).toMatchObject({ status: 'answered', answer: '131' });
+      expect(server.requests.length).toBe(before);
+    } finally {
+      await client.close();
+    }
   });
 
   it('runs a saved plan through the approval gate and flow policy: with nobody to ask, a destructive call is refused', async () => {
