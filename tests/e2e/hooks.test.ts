@@ -75,11 +75,36 @@ let text = ''; process.stdin.on('data', (d) => (text += d)).on('end', () => {
     expect(run.stderr).toMatch(/warning: the PreToolUse hook ".*broken\.sh" failed \(exit 1\): cannot reach the audit server/);
 
     const refuse = hookScript('refuse.sh', '#!/bin/bash\necho "questions about money need a ticket" >&2\nexit 2\n');
-    const asked = server.requests.length;
+    const chats = () => server!.requests.filter((r) => r.path === '/api/chat').length;
+    const asked = chats();
     const stopped = hookedProject(`  UserPromptSubmit:\n    - hooks:\n        - type: command\n          command: ${JSON.stringify(refuse)}\n`);
     const refused = await runCli(['--profile', stopped.profile, '--json', 'ask', 'Add 1 and 2'], { env: ollamaEnv(server.url) });
     expect(resultOf(refused)).toMatchObject({ status: 'gave_up', reason: 'A hook stopped the question: questions about money need a ticket' });
-    expect(server.requests.length).toBe(asked);
+    expect(chats()).toBe(asked);
+  });
+
+  it('a PreLLMCall hook exiting 2 stops the question before the request; a Stop hook blocking sends it back to work once with its reason', async () => {
+    const gate = hookScript('no-llm.sh', '#!/bin/bash\necho "the model is off limits today" >&2\nexit 2\n');
+    server = await planningOllama(() => ollamaChatReply(ADD_PLAN));
+    const stopped = hookedProject(`  PreLLMCall:\n    - hooks:\n        - type: command\n          command: ${JSON.stringify(gate)}\n`);
+    const result = resultOf(await runCli(['--profile', stopped.profile, '--json', 'ask', 'Add 1 and 2'], { env: ollamaEnv(server.url) }));
+    expect(result).toMatchObject({ status: 'gave_up', reason: expect.stringContaining('A hook stopped the question before a request to qwen2.5-coder:7b: the model is off limits today') });
+    expect(server.requests.filter((r) => r.path === '/api/chat')).toHaveLength(0);
+
+    // Blocks the first stop only (Claude Code's stop_hook_active says when it already did).
+    const check = hookScript('check.mjs', `#!/usr/bin/env node
+let t = ''; process.stdin.on('data', (d) => (t += d)).on('end', () => {
+  const e = JSON.parse(t);
+  if (!e.stop_hook_active) console.log(JSON.stringify({ decision: 'block', reason: 'also say the answer in words' }));
+});\n`);
+    const again = hookedProject(`  Stop:\n    - hooks:\n        - type: command\n          command: ${JSON.stringify(check)}\n`);
+    const before = decisionPrompts(server).length;
+    const run = await runCli(['--profile', again.profile, 'ask', 'Add 1 and 2'], { env: ollamaEnv(server.url) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('A hook asked to keep working: also say the answer in words');
+    const prompts = decisionPrompts(server).slice(before);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain("## Notes from the user's hooks\n- A check the user set up asked to keep working: also say the answer in words");
   });
 
   it('a hook that outlives its timeout is stopped with a warning and the call goes on', async () => {
