@@ -7,7 +7,7 @@ import type { OwnServerKind } from '../../src/config/server-env.js';
 import { HookRunner } from '../../src/hooks/hook-runner.js';
 import { HooksSchema } from '../../src/hooks/hook-settings.js';
 import { QuestionHooks } from '../../src/hooks/question-hooks.js';
-import { createApprovalGate, withApproval } from '../../src/mcp/approval-gate.js';
+import { createApprovalGate, withApproval, type AskUser } from '../../src/mcp/approval-gate.js';
 import type { ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';
 import { FlowGuard } from '../../src/policy/flow-guard.js';
 
@@ -28,9 +28,9 @@ class Servers implements ToolCaller {
 }
 
 /** A question's caller as the loop builds it: hooks → flow guard → approval gate → servers. */
-function questionCaller(question: string, hookCommand: string) {
+function questionCaller(question: string, hookCommand: string, { yes = true, ask }: { yes?: boolean; ask?: AskUser } = {}) {
   const servers = new Servers();
-  const gate = createApprovalGate({ policy: { require: [], allow: [], allowAll: true, ownServers: new Set(OURS.keys()) } });
+  const gate = createApprovalGate({ policy: { require: [], allow: [], allowAll: yes, ownServers: new Set(OURS.keys()) }, ...(ask ? { ask } : {}) });
   const guard = new FlowGuard(withApproval(servers, gate), { ownServers: OURS, tools: {}, destinations: [] }, question);
   const warnings: string[] = [];
   const settings = HooksSchema.parse({ PreToolUse: [{ matcher: 'office\\.send_mail', hooks: [{ type: 'command', command: hookCommand }] }] });
@@ -74,5 +74,23 @@ describe('QuestionHooks in front of the flow guard', () => {
     const decision = await plan(caller);
     expect(decision).toMatchObject({ approved: false, reason: expect.stringContaining('the data-flow policy refused it') });
     expect(servers.ran.map((r) => r.tool)).toEqual(['documents.search_stored_documents']);
+  });
+
+  it('asks the person when a hook says "ask", and refuses when they say no or nobody can answer', async () => {
+    const hook = join(mkdtempSync(join(tmpdir(), 'cortex-hook-')), 'ask.sh');
+    writeFileSync(hook, `#!/bin/bash\ncat > /dev/null\necho '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "mail leaves the house"}}'\n`);
+    chmodSync(hook, 0o755);
+    const questions: string[] = [];
+    const no: AskUser = async (question) => {
+      questions.push(question);
+      return 'n';
+    };
+    // The mail alone (nothing read first), so the hook is the only one asking.
+    const mailOnly = async (caller: ToolCaller) => caller.approve!(SEND_MAIL, { to: 'alice@example.org', body: 'hi' }, { signal });
+    const asked = questionCaller('Mail the notes to alice@example.org', hook, { yes: false, ask: no });
+    expect(await mailOnly(asked.caller)).toMatchObject({ approved: false, reason: expect.stringContaining('the user declined it') });
+    expect(questions).toEqual([expect.stringContaining('Careful: a hook asks for your approval (mail leaves the house)')]);
+    const nobody = questionCaller('Mail the notes to alice@example.org', hook, { yes: false });
+    expect(await mailOnly(nobody.caller)).toMatchObject({ approved: false, reason: expect.stringContaining('nobody can be asked') });
   });
 });
