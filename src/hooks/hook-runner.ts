@@ -50,6 +50,16 @@ export class HookRunner {
 
   /** Runs every hook of `event` whose matcher selects one of `names` (in parallel, as Claude Code does). */
   async run(event: HookEvent, names: readonly string[], input: HookBase & Record<string, unknown>, signal?: AbortSignal): Promise<HookOutcome> {
+    try {
+      return await this.runAll(event, names, input, signal);
+    } catch (err) {
+      // Our own fault (an input that cannot be sent, say) must not end the question either.
+      this.options.onWarning(`the ${event} hooks could not be run: ${err instanceof Error ? err.message : String(err)}`);
+      return { blocked: null, ask: null, updatedInput: null, context: [] };
+    }
+  }
+
+  private async runAll(event: HookEvent, names: readonly string[], input: HookBase & Record<string, unknown>, signal?: AbortSignal): Promise<HookOutcome> {
     const commands: HookCommand[] = (this.options.settings[event] ?? []).filter((m) => matches(m.matcher, names)).flatMap((m) => m.hooks);
     const outcome: HookOutcome = { blocked: null, ask: null, updatedInput: null, context: [] };
     if (commands.length === 0) return outcome;
