@@ -242,12 +242,12 @@ export class Runtime {
     const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}), ...(llm ? { llm } : {}) };
     const withSpend = (result: AgentRunResult): AgentRunResult => ({ ...result, spend: this.budget.report(spent, session.id) });
     if (!runner) return withSpend(await this.run(query, session, strategy, caller, onEvent, signal, base));
-    const hooks = new QuestionHooks({ runner, sessionId: session.id, notify: this.notify, ...(signal ? { signal } : {}) });
+    const hooks = new QuestionHooks({ runner, sessionId: session.id, question: query, notify: this.notify, ...(signal ? { signal } : {}) });
     const blocked = await promptSubmitted(hooks, runner, session.id, query, signal);
     if (blocked) return withSpend(stoppedBeforeStart(session.id, `A hook stopped the question: ${blocked}`));
     let result = await this.run(query, session, strategy, caller, onEvent, signal, { ...base, hooks });
     for (let again = 0; again < MAX_STOP_CONTINUATIONS && result.status !== 'cancelled'; again++) {
-      const reason = await stopRequested(hooks, runner, { sessionId: session.id, status: result.status, answer: result.answer, active: again > 0, ...(signal ? { signal } : {}) });
+      const reason = await stopRequested(hooks, runner, { sessionId: session.id, question: query, status: result.status, answer: result.answer, active: again > 0, ...(signal ? { signal } : {}) });
       if (!reason) break;
       this.notify(`A hook asked to keep working: ${reason}`);
       result = await this.run(query, session, strategy, caller, onEvent, signal, { ...base, hooks });

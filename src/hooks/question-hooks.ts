@@ -12,6 +12,8 @@ const MAX_HOOK_NOTES_CHARS = 8_000;
 export interface QuestionHooksOptions {
   runner: HookRunner;
   sessionId: string;
+  /** The question, sent to every hook as `question` (ours; Claude Code sends the prompt only to UserPromptSubmit). */
+  question: string;
   /** What the person said a hook did (a block, a withheld result), in plain words. */
   notify: (message: string) => void;
   signal?: AbortSignal;
@@ -40,7 +42,7 @@ export class QuestionHooks {
   }
 
   private base(event: 'PreToolUse' | 'PostToolUse' | 'PreLLMCall') {
-    return this.options.runner.base(event, this.options.sessionId);
+    return { ...this.options.runner.base(event, this.options.sessionId), question: this.options.question };
   }
 
   /**
@@ -126,10 +128,10 @@ export async function promptSubmitted(hooks: QuestionHooks, runner: HookRunner, 
 export async function stopRequested(
   hooks: QuestionHooks,
   runner: HookRunner,
-  { sessionId, status, answer, active, signal }: { sessionId: string; status: string; answer: string | null; active: boolean; signal?: AbortSignal },
+  { sessionId, question, status, answer, active, signal }: { sessionId: string; question: string; status: string; answer: string | null; active: boolean; signal?: AbortSignal },
 ): Promise<string | null> {
   if (!runner.has('Stop')) return null;
-  const input = { ...runner.base('Stop', sessionId), stop_hook_active: active, status, last_assistant_message: answer ?? '' };
+  const input = { ...runner.base('Stop', sessionId), question, stop_hook_active: active, status, last_assistant_message: answer ?? '' };
   const outcome = await runner.run('Stop', [], input, signal);
   if (!outcome.blocked) return null;
   hooks.addNotes([`A check the user set up asked to keep working: ${outcome.blocked}`]);

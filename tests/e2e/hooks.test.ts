@@ -42,7 +42,7 @@ describe('hooks', () => {
     expect(run.stderr).toContain('A hook stopped math.add: adding is closed for audit');
     // Claude Code's input shape, on stdin.
     const input = JSON.parse(readFileSync(seen, 'utf8'));
-    expect(input).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'mcp__math__add', tool_input: { a: 1, b: 2 }, session_id: result.session_id });
+    expect(input).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'mcp__math__add', tool_input: { a: 1, b: 2 }, session_id: result.session_id, question: 'Add 1 and 2', server: 'math', tool: 'add' });
   });
 
   it('a PreToolUse hook\'s updatedInput changes the arguments the tool gets, and PostToolUse context reaches the model', async () => {

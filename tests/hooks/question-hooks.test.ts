@@ -35,7 +35,7 @@ function questionCaller(question: string, hookCommand: string, { yes = true, ask
   const warnings: string[] = [];
   const settings = HooksSchema.parse({ PreToolUse: [{ matcher: 'office\\.send_mail', hooks: [{ type: 'command', command: hookCommand }] }] });
   const runner = new HookRunner({ settings, cwd: tmpdir(), onWarning: (m) => warnings.push(m), onNotice: () => undefined });
-  const hooks = new QuestionHooks({ runner, sessionId: 's1', notify: () => undefined });
+  const hooks = new QuestionHooks({ runner, sessionId: 's1', question, notify: () => undefined });
   return { servers, caller: hooks.caller(guard), warnings };
 }
 
