@@ -4,6 +4,7 @@ import { estimatePromptTokens } from '../llm/token-estimate.js';
 import type { GenerateRequest, LlmClient } from '../llm/types.js';
 import { withGenerate } from '../llm/with-generate.js';
 import { priceOf, type BudgetSettings, type Prices } from './budget-settings.js';
+import { spentInTrace } from './session-spend.js';
 
 /** What was spent: tokens (prompt + completion) and US dollars (null once a request's price was unknown). */
 export interface Spent {
@@ -49,6 +50,18 @@ export class BudgetKeeper {
   /** A fresh count for one question. */
   newQuestion(): Spent {
     return { tokens: 0, usd: 0 };
+  }
+
+  /**
+   * Starts the count of `sessionId` from what its trace says it spent before (a session continued with `--session` or
+   * `-c`), once per process; prices are looked up as for `llm` (its provider for its own model).
+   */
+  async loadSession(sessionId: string, tracePath: string, llm: Pick<LlmClient, 'provider' | 'model'>): Promise<void> {
+    if (this.sessions.has(sessionId)) return;
+    const earlier = await spentInTrace(tracePath, (model) => priceOf(this.prices, model === llm.model ? llm.provider : '', model));
+    const spent = this.session(sessionId);
+    spent.tokens += earlier.tokens;
+    spent.usd = spent.usd === null || earlier.usd === null ? null : spent.usd + earlier.usd;
   }
 
   /** What `sessionId` has spent so far in this process. */

@@ -20,7 +20,7 @@ export const BudgetSchema = z
   .strictObject({
     /** Tokens (prompt + completion) one question may spend; `--token-budget` overrides it. */
     tokens_per_question: positiveInt,
-    /** Tokens a session (the REPL until /new, one `cortex ask`, one session of `cortex serve`) may spend. */
+    /** Tokens a session may spend in all (its earlier runs counted from its trace when continued). */
     tokens_per_session: positiveInt,
     /** US dollars one question may spend, where the model's price is known. */
     usd_per_question: dollars,

@@ -56,4 +56,15 @@ describe('budgets', () => {
     expect(run.stderr).toContain("Gave up: Stopped: the next request to the model would pass the session's token budget of 100,000. Spent 40,000 tokens (about $0.04) on this question, 120,000 tokens (about $0.12) in this session.");
     expect(run.stderr).toMatch(/2 questions \(1 answered\) · .* · about \$0\.1200 · /);
   });
+
+  it('a session budget counts what the session spent before, when `ask -c` continues it in a new run', async () => {
+    const llm = await countingModel(40_000);
+    const { profile } = tempProject({ extra: 'budget:\n  tokens_per_session: 100000\n' });
+    const first = resultOf(await runCli(['--profile', profile, '--json', 'ask', 'What is 6 times 7?'], { env: ollamaEnv(llm.url) }));
+    expect(first).toMatchObject({ answer: '42', spend: { tokens: 80_000, session_tokens: 80_000 } });
+    const second = resultOf(await runCli(['--profile', profile, '--json', 'ask', '-c', 'And 6 times 8?'], { env: ollamaEnv(llm.url) }));
+    expect(second.session_id).toBe(first.session_id);
+    expect(second).toMatchObject({ status: 'gave_up', spend: { tokens: 40_000, session_tokens: 120_000 } });
+    expect(second.reason).toContain("would pass the session's token budget of 100,000");
+  });
 });
