@@ -1,5 +1,5 @@
 // Entry of the `cortex` command: parses flags, loads config, runs one command, maps errors to exit codes.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { loadDotEnv } from './config/dot-env.js';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
 import type { RuntimeOptions } from './cli/runtime.js';
@@ -17,6 +17,7 @@ interface GlobalOptions extends RuntimeOptions {
   json?: boolean;
   verbose?: boolean;
   quiet?: boolean;
+  tokenBudget?: number;
 }
 
 function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promise<number>) => Promise<void>): Command {
@@ -37,6 +38,7 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .option('--model <name>', 'a key of models.yaml, a provider model (ollama:llama3.1:8b, gemini:gemini-2.5-pro), or auto')
     .option('--session <id>', 'continue a saved session (see `cortex sessions`)')
     .option('-y, --yes', 'run tools that need approval without asking (see README "Approvals")')
+    .option('--token-budget <n>', 'most tokens one question may spend on the model (see docs/budgets.md)', parseTokenBudget)
     .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError('(run `cortex --help` for usage)')
     // Words after `cortex` that name no command reach the default action, which reports them as an unknown command.
@@ -78,6 +80,24 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     .command('rm <id>')
     .description('delete a saved session')
     .action((id: string) => run(async (config, out) => (await import('./cli/sessions-command.js')).sessionRemoveCommand(config, id, out)));
+
+  const skills = program.command('skills').description('saved plans: list them, save the last answered one, run one again without a model');
+  skills
+    .command('list', { isDefault: true })
+    .description('list the saved plans and their arguments')
+    .action(() => run(async (config, out) => (await import('./cli/skills-command.js')).skillsListCommand(config, out)));
+  skills
+    .command('save <name>')
+    .description("save the plan that answered the last question of a session (the latest, or --session ID) as <name>")
+    .action((name: string) =>
+      run(async (config, out) => (await import('./cli/skills-command.js')).skillsSaveCommand(config, name, runtimeOptions(program).session, out)),
+    );
+  skills
+    .command('run <name> [args]')
+    .description('run a saved plan again with no model call; [args] is a JSON object, e.g. \'{"string": "FRANCE"}\'')
+    .action((name: string, args: string | undefined) =>
+      run(async (config, out) => (await import('./cli/skills-command.js')).skillsRunCommand(config, name, args, runtimeOptions(program), out)),
+    );
 
   program
     .command('models')
@@ -157,8 +177,15 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
 
 
 function runtimeOptions(program: Command): RuntimeOptions {
-  const { model, session, strategy, yes } = program.opts<GlobalOptions>();
-  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}) };
+  const { model, session, strategy, yes, tokenBudget } = program.opts<GlobalOptions>();
+  return { ...(model ? { model } : {}), ...(session ? { session } : {}), ...(strategy ? { strategy } : {}), ...(yes ? { yes } : {}), ...(tokenBudget ? { tokenBudget } : {}) };
+}
+
+/** `--token-budget N`: a whole number of tokens, at least 1. */
+function parseTokenBudget(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of tokens, at least 1');
+  return n;
 }
 
 interface AskFlags {

@@ -118,3 +118,13 @@ export class ModelNotFoundError extends LlmRequestError {
     super(provider, `model "${model}" is not available.${pull}${exist}`, 404, options);
   }
 }
+
+/**
+ * The question was stopped on the user's own terms before it finished: a budget ran out, or a hook refused to let it
+ * go on. Not a fault: the run ends with status gave_up and this message as its reason (what it spent, which rule).
+ */
+export class QuestionStoppedError extends CortexError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('stopped', message, options);
+  }
+}

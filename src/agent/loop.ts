@@ -1,6 +1,6 @@
 // The agent loop: steps × lifelines of perceive → decide → run solve() → read the outcome (DESIGN §1).
 import { randomUUID } from 'node:crypto';
-import { CortexError, errorMessage, UsageError } from '../errors.js';
+import { CortexError, errorMessage, QuestionStoppedError, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
 import { lastStepDiagnosis } from '../sandbox/diagnosis.js';
 import { modelWords } from '../sandbox/reply-turn.js';
@@ -127,14 +127,16 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const log = new RunLog(memory, trace, randomUUID());
   // One guard per question: what any step read stays on the record for every later call, and so does what the
   // question was given already labelled (earlier answers of the session, piped text).
-  const guarded = options.flowPolicy ? new FlowGuard(caller, options.approve, options.flowPolicy, options.query, givenLabels(memory.labels({ excludeRunId: log.runId }), options.attached)) : caller;
-  const approve = guarded instanceof FlowGuard ? guarded.approve : options.approve;
+  const flowGuard = options.flowPolicy ? new FlowGuard(caller, options.approve, options.flowPolicy, options.query, givenLabels(memory.labels({ excludeRunId: log.runId }), options.attached)) : null;
+  // Hooks (PreToolUse, PostToolUse) sit in front of the guard, so arguments a hook rewrites are judged like any others.
+  const base = { caller: flowGuard ?? caller, ...(flowGuard ? { approve: flowGuard.approve } : options.approve ? { approve: options.approve } : {}) };
+  const { caller: guarded, approve } = options.wrapCaller ? options.wrapCaller(base) : base;
   const withhold = options.flowPolicy?.strict ?? false;
   const labels = (): DataLabels => {
-    if (!(guarded instanceof FlowGuard)) return { untrusted: false, private: false, sources: [] };
-    const seen = guarded.seen();
-    const labelled = guarded.provenance.filter((p) => p.untrusted || p.private);
-    return { ...seen, sources: [...new Set(labelled.flatMap((p) => p.places))].slice(0, 10), servers: [...new Set(guarded.provenance.filter((p) => p.untrusted).map((p) => p.server))].slice(0, 10) };
+    if (!flowGuard) return { untrusted: false, private: false, sources: [] };
+    const seen = flowGuard.seen();
+    const labelled = flowGuard.provenance.filter((p) => p.untrusted || p.private);
+    return { ...seen, sources: [...new Set(labelled.flatMap((p) => p.places))].slice(0, 10), servers: [...new Set(flowGuard.provenance.filter((p) => p.untrusted).map((p) => p.server))].slice(0, 10) };
   };
   const steps: AgentStepRecord[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
@@ -153,8 +155,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     usage,
     timings: { total_ms: Math.round(performance.now() - started), llm_ms: Math.round(timings.llm_ms), sandbox_ms: Math.round(timings.sandbox_ms) },
     reason,
-    caution: guarded instanceof FlowGuard ? cautionFor(guarded.provenance) : null,
-    sent: guarded instanceof FlowGuard ? guarded.sent.map((s) => `${s.tool} → ${s.to.join(', ')}`) : [],
+    caution: flowGuard ? cautionFor(flowGuard.provenance) : null,
+    sent: flowGuard ? flowGuard.sent.map((s) => `${s.tool} → ${s.to.join(', ')}`) : [],
   });
 
   await log.start({ query, strategy, model: llm.model, maxSteps, maxLifelinesPerStep });
@@ -245,6 +247,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           ...(approve ? { approve } : {}),
           limits: sandboxLimits,
           onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
+          ...(options.askUser ? { askUser: options.askUser } : {}),
+          ...(options.onUserAnswer ? { onUserAnswer: options.onUserAnswer } : {}),
           ...(signal ? { signal } : {}),
         });
         const sandboxMs = performance.now() - sandboxStarted;
@@ -325,6 +329,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
       const reason = `Cancelled during step ${currentStep} after ${steps.length} attempt${steps.length === 1 ? '' : 's'}.`;
       await log.end('cancelled', reason, labels());
       return finish('cancelled', null, reason);
+    }
+    if (err instanceof QuestionStoppedError) {
+      await log.end('gave_up', err.message, labels());
+      return finish('gave_up', null, err.message);
     }
     await log.error(err).catch(() => undefined);
     throw err;

@@ -1,11 +1,18 @@
 // The agent loop's options, result (what `cortex ask --json` prints) and live events.
+import type { SpendReport } from '../budget/budget-keeper.js';
 import type { LlmClient } from '../llm/types.js';
 import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ApproveTool, ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
-import type { Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
+import type { AskPerson, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
 import type { StrategyName } from './strategy.js';
+
+/** How a question's plans reach the servers (`caller`) and who is asked first (`approve`), as hooks may wrap them. */
+export interface GuardedCalls {
+  caller: ToolCaller;
+  approve?: ApproveTool;
+}
 
 /** Collaborators and settings of one question. Everything is passed in, so tests hand in fakes. */
 export interface AgentOptions {
@@ -45,6 +52,15 @@ export interface AgentOptions {
   recentSuccessesLimit?: number;
   /** The data-flow policy every call of the question is checked against (src/policy); absent: none. */
   flowPolicy?: FlowPolicy;
+  /**
+   * Decorators put in front of the question's flow guard (hooks): what they change reaches the policy like any other
+   * call. Called once per question with the guarded caller.
+   */
+  wrapCaller?: (guarded: GuardedCalls) => GuardedCalls;
+  /** How a plan's `ask_user()` reaches the person (terminal, page, MCP client); absent: nobody to ask. */
+  askUser?: AskPerson;
+  /** Told each answer the person gave through `ask_user()` (their own words, for the flow policy). */
+  onUserAnswer?: (answer: string) => void;
 }
 
 /** How one attempt ended. */
@@ -90,6 +106,8 @@ export interface AgentRunResult {
   caution: string | null;
   /** What the question sent or wrote where after reading outside content or private data ("office.send_mail → alice@example.org"). */
   sent: string[];
+  /** What the question and its session spent on the model, and the budget limits (set by the Runtime). */
+  spend?: SpendReport;
 }
 
 /**

@@ -117,6 +117,7 @@ export function runSummary(result: AgentRunResult): string {
   return [
     `${plural(steps, 'step')}${retries ? `, ${plural(retries, 'retry', 'retries')}` : ''}`,
     tokenFigures(result.usage.prompt_tokens, result.usage.completion_tokens),
+    ...(result.spend?.cost_usd ? [`about $${result.spend.cost_usd.toFixed(4)}`] : []),
     `${(result.timings.total_ms / 1000).toFixed(1)} s`,
     `session ${result.session_id}`,
   ].join(' · ');

@@ -1,10 +1,12 @@
-// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /memory, /clear, /exit.
+// The REPL's slash commands: /help, /new, /model, /sessions, /stats, /memory, /save, /clear, /exit.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { AgentRunResult } from '../agent/types.js';
 import { findAgentsFiles } from '../config/agents-md.js';
 import { errorMessage } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
+import { skillFromTrace } from '../skills/make-skill.js';
+import { checkSkillName, writeSkill } from '../skills/skill-file.js';
 import type { Output } from './output.js';
 import { plural, tokenFigures } from './progress.js';
 import type { Runtime } from './runtime.js';
@@ -17,8 +19,9 @@ export const REPL_HELP = [
   '  /new            start a new session',
   '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
   '  /sessions       list recent sessions (continue one with: cortex --session ID)',
-  '  /stats          questions, tokens and time in this session',
+  '  /stats          questions, tokens, cost and time in this session',
   '  /memory [edit]  the standing instructions (AGENTS.md files) in use, or open the nearest in $EDITOR',
+  '  /save NAME      save the plan that answered the last question as a skill (cortex skills run NAME)',
   '  /prompt [NAME]  list the MCP servers\' prompts, or ask one (/prompt NAME arg=value …)',
   '  /clear          clear the screen',
   '  /exit           quit (or Ctrl-D)',
@@ -33,8 +36,12 @@ export class SessionStats {
   promptTokens = 0;
   completionTokens = 0;
   totalMs = 0;
+  /** US dollars spent, where every model's price was known; null once one was not. */
+  costUsd: number | null = 0;
 
   add(result: AgentRunResult): void {
+    const cost = result.spend ? result.spend.cost_usd : null;
+    this.costUsd = this.costUsd === null || cost === null ? null : this.costUsd + cost;
     this.questions++;
     if (result.status === 'answered') this.answered++;
     this.promptTokens += result.usage.prompt_tokens;
@@ -43,7 +50,8 @@ export class SessionStats {
   }
 
   describe(): string {
-    return `${plural(this.questions, 'question')} (${this.answered} answered) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${(this.totalMs / 1000).toFixed(1)} s`;
+    const cost = this.costUsd === null ? 'cost unknown (no price for the model)' : `about $${this.costUsd.toFixed(4)}`;
+    return `${plural(this.questions, 'question')} (${this.answered} answered) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${cost} · ${(this.totalMs / 1000).toFixed(1)} s`;
   }
 }
 
@@ -51,6 +59,8 @@ export interface ReplCommandContext {
   runtime: Runtime;
   out: Output;
   memoryDir: string;
+  /** The profile's skills folder, for /save. */
+  skillsDir: string;
   stats: SessionStats;
   /** Resets what the REPL counts (a new session). */
   resetStats: () => void;
@@ -102,6 +112,15 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
       for (const s of sessions) out.error(`${s.id}  ${new Date(s.started).toLocaleString()}  ${s.first_query ?? ''}`);
       return 'continue';
     }
+    case 'save':
+      try {
+        const skill = await skillFromTrace({ name: checkSkillName(arg.trim()), traceFile: runtime.memory.tracePath, sessionId: runtime.memory.id });
+        const path = await writeSkill(ctx.skillsDir, skill);
+        out.error(`Saved as ${skill.name} (${Object.keys(skill.parameters).join(', ') || 'no arguments'}) in ${path}; run it with: cortex skills run ${skill.name}`);
+      } catch (err) {
+        out.error(out.err.red(`error: ${errorMessage(err)}`));
+      }
+      return 'continue';
     default:
       out.error(out.err.red(`unknown command /${name}: type /help for the commands`));
       return 'continue';

@@ -150,7 +150,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
   await warnIfModelMissing(runtime, out);
   let stats = new SessionStats();
-  const context = { runtime, out, memoryDir: config.paths.memory, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
+  const context = { runtime, out, memoryDir: config.paths.memory, skillsDir: config.paths.skills, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
   try {
     prompt();
     // Bounded by the input: each turn consumes a line, and the iterator ends with it.

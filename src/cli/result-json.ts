@@ -1,5 +1,6 @@
 // The object `cortex ask --json` prints, shared by the CLI, the HTTP API and `cortex mcp`: the same keys on every path.
 import type { AgentRunResult } from '../agent/types.js';
+import type { SpendReport } from '../budget/budget-keeper.js';
 
 /**
  * The `--json` object of a question. Every key is present whatever happened: `reason` is null when answered,
@@ -18,13 +19,15 @@ export interface ResultJson {
   caution: string | null;
   /** What was sent or written where after the question read outside content or private data ("office.send_mail → alice@example.org"). */
   sent: string[];
+  /** What the question and its session spent (tokens, US dollars where the model's price is known) and the budget limits. */
+  spend: SpendReport | null;
   error: { code: string; message: string } | null;
 }
 
 /** The `--json` object of a run (what the SSE `result` event and `Accept: application/json` also send). */
 export function resultJson(result: AgentRunResult): ResultJson {
   const { status, answer, session_id, steps, usage, timings, reason, caution, sent } = result;
-  return { status, answer, session_id, steps, usage, timings, reason, caution, sent, error: null };
+  return { status, answer, session_id, steps, usage, timings, reason, caution, sent, spend: result.spend ?? null, error: null };
 }
 
 /** What is known of a run that stopped with an error: its session, tokens and time so far. */
@@ -36,5 +39,5 @@ export interface PartialRun {
 
 /** The `--json` object of a run that stopped with an error instead of a result. */
 export function errorResultJson(error: { code: string; message: string }, run: PartialRun): ResultJson {
-  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, caution: null, sent: [], error };
+  return { status: 'error', answer: null, session_id: run.session_id, steps: [], usage: run.usage, timings: run.timings, reason: error.message, caution: null, sent: [], spend: null, error };
 }

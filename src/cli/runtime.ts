@@ -1,9 +1,15 @@
 // What a question needs, started once and shared by `cortex ask`, the REPL, `cortex serve` and `cortex mcp`: LLM, servers, sandbox, memory.
 import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
-import type { AgentEvent, AgentRunResult } from '../agent/types.js';
+import type { AgentEvent, AgentRunResult, GuardedCalls } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
+import { askPersonFor } from '../ask-user/ask-person-via.js';
+import { BudgetKeeper, budgetLimits, type Spent } from '../budget/budget-keeper.js';
+import { shippedPrices } from '../budget/budget-settings.js';
+import { startTracing, type Tracing } from '../telemetry/tracing.js';
+import { HookRunner } from '../hooks/hook-runner.js';
+import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
 import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import { stagedLlm } from '../llm/staged-llm.js';
@@ -25,7 +31,7 @@ import { readTrust, trustFileOf } from '../policy/trust-store.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { warmUpParser } from '../sandbox/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
 import { pendingLlm } from './pending-llm.js';
 import { withProgressHeld } from './screen-hold.js';
@@ -52,6 +58,10 @@ export interface RuntimeOptions {
   startWithoutLlm?: boolean;
   /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */
   lazyServers?: boolean;
+  /** A client to use as it is (a saved plan's, `cortex skills run`): no model is looked up. */
+  llm?: LlmClient;
+  /** `--token-budget N`: tokens one question may spend (overrides the profile's budget.tokens_per_question). */
+  tokenBudget?: number;
 }
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
@@ -79,6 +89,8 @@ export interface AskOptions {
    * with NOBODY_TO_ASK, unless the Runtime was started with a terminal (`interaction.ask`), which asks there.
    */
   elicit?: Elicit;
+  /** Answers with this client instead of the Runtime's model (a saved plan's, for `cortex mcp`'s skill tools). */
+  llm?: LlmClient;
 }
 
 /** A terminal's elicitation with progress held for the whole form (several questions and lines). */
@@ -112,6 +124,15 @@ export class Runtime {
     private readonly router: ElicitationRouter,
     /** Servers start when a question needs them (`cortex ask`), so the question prepares them itself: see run(). */
     private readonly lazy: boolean,
+    /** The profile's hooks (null: none configured), and where what they do is told to the person. */
+    private readonly hooks: HookRunner | null,
+    private readonly notify: (message: string) => void,
+    /** The session's terminal line reader (the REPL, `ask` on a TTY); absent: no terminal. */
+    private readonly terminal: AskUser | undefined,
+    /** Counts what questions and sessions spend on the model, against the budget limits. */
+    private readonly budget: BudgetKeeper,
+    /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set; else null (nothing of it loaded). */
+    private readonly tracing: Tracing | null,
   ) {}
 
   /** Ids of sessions with a question running: one question at a time per session file. */
@@ -146,11 +167,16 @@ export class Runtime {
     const sandbox = workers > 1 ? createSandboxPool({ size: workers }) : createSandbox();
     // The worker process starts while the model answers, instead of after it.
     sandbox.prestart?.();
-    return new Runtime(config, client, multi, sandbox, memory, strategy, approve, router, Boolean(options.lazyServers));
+    const notify = (message: string) => out.error(message);
+    const hooks = Object.keys(profile.hooks).length > 0
+      ? new HookRunner({ settings: profile.hooks, cwd: process.cwd(), onWarning: (m) => notify(`warning: ${m}`), onNotice: notify })
+      : null;
+    return new Runtime(config, client, multi, sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options), await startTracing(process.env));
   }
 
   /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
   private static async pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<LlmClient> {
+    if (options.llm) return options.llm;
     if (options.record && options.replay) throw new UsageError('--record and --replay cannot be used together');
     if (options.replay) {
       const replay = replayLlm(options.replay);
@@ -218,7 +244,7 @@ export class Runtime {
    * question; SessionNotFoundError; UsageError for an unknown strategy or a malformed session id; MemoryError
    * for a corrupt session file; the LLM's errors (see runAgent).
    */
-  async ask(query: string, { onEvent, signal, session: where, strategy, elicit, attached }: AskOptions = {}): Promise<AgentRunResult> {
+  async ask(query: string, { onEvent, signal, session: where, strategy, elicit, attached, llm }: AskOptions = {}): Promise<AgentRunResult> {
     const chosen = strategy === undefined ? this.strategy : strategyOf(this.config.profile, strategy);
     const { id, load } = this.sessionTarget(where);
     if (this.busySessions.has(id)) throw new SessionBusyError(id);
@@ -229,9 +255,21 @@ export class Runtime {
     const routed = this.router.question(this.multi, elicit);
     // Approvals this question needs are asked of its own person too (the session may have nobody to ask).
     const approve = elicit ? askingPerson(this.gate, approvalByElicitation(elicit)) : this.gate;
+    const traced = this.tracing?.question({ sessionId: id });
+    const events = traced
+      ? (event: AgentEvent) => {
+          traced.onEvent(event);
+          onEvent?.(event);
+        }
+      : onEvent;
     try {
       session = await load();
-      result = await this.run({ query, ...(attached ? { attached } : {}) }, session, chosen, { caller: routed.caller, approve }, onEvent, signal);
+      const calls = { caller: traced ? traced.caller(routed.caller) : routed.caller, approve };
+      result = await this.answer({ query, ...(attached ? { attached } : {}) }, session, chosen, calls, events, signal, elicit, llm);
+      traced?.end({ result });
+    } catch (err) {
+      traced?.end({ error: err });
+      throw err;
     } finally {
       routed.done();
       // The session's last write lands before another question may use it.
@@ -240,6 +278,30 @@ export class Runtime {
     }
     onEvent?.({ type: 'result', result });
     return result;
+  }
+
+  /** Runs the question, between its UserPromptSubmit and Stop hooks when there are any. */
+  private async answer(question: Question, session: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent: ((e: AgentEvent) => void) | undefined, signal: AbortSignal | undefined, elicit: Elicit | undefined, llm?: LlmClient): Promise<AgentRunResult> {
+    const { query } = question;
+    const runner = this.hooks;
+    // A plan's ask_user() goes where approvals go: the terminal, else the question's own person (page, MCP client).
+    const askUser = askPersonFor({ terminal: this.terminal, elicit });
+    const spent = this.budget.newQuestion();
+    await this.budget.loadSession(session.id, session.tracePath, llm ?? this.llm);
+    const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}), ...(llm ? { llm } : {}) };
+    const withSpend = (result: AgentRunResult): AgentRunResult => ({ ...result, spend: this.budget.report(spent, session.id) });
+    if (!runner) return withSpend(await this.run(question, session, strategy, calls, onEvent, signal, base));
+    const hooks = new QuestionHooks({ runner, sessionId: session.id, question: query, notify: this.notify, ...(signal ? { signal } : {}) });
+    const blocked = await promptSubmitted(hooks, runner, session.id, query, signal);
+    if (blocked) return withSpend(stoppedBeforeStart(session.id, `A hook stopped the question: ${blocked}`));
+    let result = await this.run(question, session, strategy, calls, onEvent, signal, { ...base, hooks });
+    for (let again = 0; again < MAX_STOP_CONTINUATIONS && result.status !== 'cancelled'; again++) {
+      const reason = await stopRequested(hooks, runner, { sessionId: session.id, question: query, status: result.status, answer: result.answer, active: again > 0, ...(signal ? { signal } : {}) });
+      if (!reason) break;
+      this.notify(`A hook asked to keep working: ${reason}`);
+      result = await this.run(question, session, strategy, calls, onEvent, signal, { ...base, hooks });
+    }
+    return withSpend(result);
   }
 
   /** The session a question asks for: its id (locked first) and how to load it (a saved one is read only then). */
@@ -260,9 +322,9 @@ export class Runtime {
     };
   }
 
-  private run(query: Question, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private run(query: Question, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
-    if (!this.lazy) return this.runAgent(query, memory, strategy, calls, onEvent, signal);
+    if (!this.lazy) return this.runAgent(query, memory, strategy, calls, onEvent, signal, extras);
     // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
     // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
     // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
@@ -282,15 +344,20 @@ export class Runtime {
       }
       onEvent?.(event);
     };
-    return this.runAgent(query, memory, strategy, calls, watch, signal);
+    return this.runAgent(query, memory, strategy, calls, watch, signal, extras);
   }
 
-  private async runAgent({ query, attached }: Question, memory: SessionMemory, strategy: StrategyName, { caller, approve }: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal): Promise<AgentRunResult> {
+  private async runAgent({ query, attached }: Question, memory: SessionMemory, strategy: StrategyName, { caller, approve }: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     const { strategy: planning, sandbox } = this.config.profile;
+    const { hooks, askUser, spent } = extras;
+    const model = extras.llm ?? this.llm;
+    const counted = spent ? this.budget.wrap(model, spent, memory.id) : model;
     return runAgent({
       query,
       ...(attached ? { attached } : {}),
-      llm: this.llm,
+      llm: hooks ? hooks.llm(counted) : counted,
+      ...(hooks ? { wrapCaller: (guarded: GuardedCalls) => hooks.wrap(guarded) } : {}),
+      ...(askUser ? { askUser } : {}),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
       // In `ask`, our own servers start in well under a second: the plan prompt uses their cached tools while they start.
@@ -327,8 +394,29 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined)]);
+    await Promise.all([this.sandbox.close(), this.multi.close(), this.memory.flush().catch(() => undefined), this.tracing?.shutdown()]);
   }
+}
+
+/** What a question carries beyond the Runtime's own: its hooks and how its plans ask the person. */
+interface QuestionExtras {
+  /** The model of this question when not the Runtime's. */
+  llm?: LlmClient;
+  /** What the question spent so far (kept across a Stop hook's re-runs). */
+  spent?: Spent;
+  hooks?: QuestionHooks;
+  askUser?: AskPerson;
+}
+
+/** The budget of a Runtime: the profile's limits (`--token-budget` over tokens_per_question) and prices. */
+function budgetKeeper(config: LoadedConfig, options: RuntimeOptions): BudgetKeeper {
+  const { budget } = config.profile;
+  return new BudgetKeeper(budgetLimits(budget, options.tokenBudget), { ...shippedPrices(), ...budget.prices });
+}
+
+/** The result of a question a hook stopped before it started: nothing ran, nothing was spent. */
+function stoppedBeforeStart(sessionId: string, reason: string): AgentRunResult {
+  return { status: 'gave_up', answer: null, session_id: sessionId, steps: [], usage: { prompt_tokens: 0, completion_tokens: 0 }, timings: { total_ms: 0, llm_ms: 0, sandbox_ms: 0 }, reason, caution: null, sent: [] };
 }
 
 /** The profile's strategy, or `override` (a strategy name) when given. @throws UsageError for an unknown name. */

@@ -20,7 +20,7 @@ export interface LoadedConfig {
   modelsFile: string;
   /** The profile's folder, or its parent when that folder is `config/`; relative paths resolve against it. */
   root: string;
-  paths: { documents: string; memory: string; faissIndex: string; cache: string };
+  paths: { documents: string; memory: string; faissIndex: string; cache: string; skills: string };
   /** Servers to start, from the profile then each `--mcp-config` file; ids are unique. */
   servers: ServerSpec[];
   /** Servers that will not start: `disabled: true`, or a broken entry (its one-line reason). */
@@ -67,6 +67,7 @@ export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConf
     memory: at(profile.paths.memory),
     faissIndex: at(profile.paths.faiss_index),
     cache: at(profile.paths.cache),
+    skills: at(profile.paths.skills),
   };
   const own = ownServerEnv({ profile, models, profileFile, modelsFile, paths, env });
   const context = (file: string): EntryContext => ({ file, root: projectRootOf(file), env, own, startTimeoutMs: profile.mcp.start_timeout_ms });

@@ -1,5 +1,7 @@
 // Schema of config/profiles.yaml: the agent, its strategy, sandbox limits, paths and MCP servers.
 import { z } from 'zod';
+import { BudgetSchema } from '../budget/budget-settings.js';
+import { HooksSchema } from '../hooks/hook-settings.js';
 import { MAX_VECTOR_WEIGHT } from '../rag/embed/embedder.js';
 import { parseConfigText } from './parse.js';
 
@@ -118,6 +120,10 @@ export const ProfileSchema = z.strictObject({
       strict: z.boolean().default(false),
     })
     .prefault({}),
+  /** Commands run on the question's events, in Claude Code's shape (docs/hooks.md). */
+  hooks: HooksSchema,
+  /** Token and cost limits per question and per session, and model prices (docs/budgets.md). */
+  budget: BudgetSchema,
   serve: z
     .strictObject({
       /** Address `cortex serve` binds; anything but loopback needs CORTEX_API_TOKEN. */
@@ -142,6 +148,8 @@ export const ProfileSchema = z.strictObject({
       faiss_index: z.string().default('faiss_index'),
       /** Tool lists and instructions of MCP servers, kept between runs so a question need not wait for them. */
       cache: z.string().default('cache'),
+      /** Saved plans (`cortex skills`), one readable YAML file each. */
+      skills: z.string().default('memory/skills'),
     })
     .prefault({}),
   mcp: z

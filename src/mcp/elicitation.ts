@@ -16,7 +16,7 @@ export interface FormField {
 
 /** What a server asked, with the server named (the person must know who is asking). */
 export type ElicitationRequest =
-  | { server: string; mode: 'form'; message: string; fields: Record<string, FormField>; required: string[]; approval?: true }
+  | { server: string; mode: 'form'; message: string; fields: Record<string, FormField>; required: string[]; approval?: true; /** Cortex-R asks for a plan (`ask_user`). */ question?: true }
   | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
 
 /**

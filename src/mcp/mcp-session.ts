@@ -27,7 +27,7 @@ export interface McpSession {
   getInstructions(): string | undefined;
   getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown } | undefined;
   listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string }>;
-  callTool(params: { name: string; arguments: Record<string, unknown> }, options: SessionRequestOptions): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: SessionRequestOptions): Promise<unknown>;
   readResource(params: { uri: string }, options: SessionRequestOptions): Promise<{ contents: unknown[] }>;
   listPrompts(options: SessionRequestOptions): Promise<{ prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean }> }> }>;
   getPrompt(params: { name: string; arguments: Record<string, string> }, options: SessionRequestOptions): Promise<{ messages: Array<{ content: { type: string; text?: string } }> }>;

@@ -323,8 +323,8 @@ export class MultiMcp implements ToolCaller {
   }
 }
 
-function callOptions({ timeoutMs = TOOL_CALL_TIMEOUT_MS, maxTotalTimeoutMs = MAX_TOOL_CALL_WITH_PROGRESS_MS, signal, onProgress, onWaitingForUser }: CallOptions) {
-  return { timeoutMs, maxTotalTimeoutMs, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}), ...(onWaitingForUser ? { onWaitingForUser } : {}) };
+function callOptions({ timeoutMs = TOOL_CALL_TIMEOUT_MS, maxTotalTimeoutMs = MAX_TOOL_CALL_WITH_PROGRESS_MS, signal, onProgress, onWaitingForUser, meta }: CallOptions) {
+  return { timeoutMs, maxTotalTimeoutMs, ...(signal ? { signal } : {}), ...(onProgress ? { onProgress } : {}), ...(onWaitingForUser ? { onWaitingForUser } : {}), ...(meta ? { meta } : {}) };
 }
 
 /**

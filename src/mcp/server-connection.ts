@@ -285,7 +285,7 @@ export class ServerConnection {
   async call(
     name: string,
     args: Record<string, unknown>,
-    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void; onWaitingForUser?: () => () => void },
+    options: { timeoutMs: number; maxTotalTimeoutMs: number; signal?: AbortSignal; onProgress?: (progress: ToolProgress) => void; onWaitingForUser?: () => () => void; meta?: Record<string, string> },
   ): Promise<ToolResult> {
     const session = this.session;
     if (!session || !this.alive) throw new McpError(this.spec.id, 'not running');
@@ -302,7 +302,7 @@ export class ServerConnection {
     };
     this.callsInFlight.add(pause);
     try {
-      const res = await session.callTool({ name, arguments: args }, {
+      const res = await session.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, {
         timeout: sdkBackstopMs(maxTotalTimeoutMs),
         onprogress: ({ progress, total, message }) => {
           clock.progress();

@@ -72,6 +72,8 @@ export interface CallOptions {
    * function called once they have answered. The time between counts against none of the call's time limits.
    */
   onWaitingForUser?: () => () => void;
+  /** Sent as the request's `_meta` (e.g. the W3C `traceparent` of the call's span when traces are on). */
+  meta?: Record<string, string>;
 }
 
 /** Whether a call may run; a refusal carries the reason the model is told. */

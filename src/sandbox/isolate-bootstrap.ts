@@ -155,6 +155,10 @@ const mcp = freeze({
 });
 defineProperty(globalThis, 'tools', { value: tools, writable: true, configurable: true });
 defineProperty(globalThis, 'mcp', { value: mcp, writable: true, configurable: true });
+// Asks the person and resolves to their answer (a string); answered on the host, not a tool call.
+const askUser = (question, options) => callTool(StringFn(question ?? ''), [options ?? null], 'ask');
+defineProperty(globalThis, 'ask_user', { value: askUser, writable: true, configurable: true });
+defineProperty(globalThis, 'askUser', { value: askUser, writable: true, configurable: true });
 defineProperty(globalThis, 'console', { value: consoleObject, writable: true, configurable: true });
 
 function onValue(value) {

@@ -5,10 +5,11 @@ export const CATASTROPHIC_MARKER = 'CORTEX_SANDBOX_CATASTROPHIC';
 /**
  * How the code called: `mcp.call_tool` wants the raw CallToolResult, `tools.x` the parsed value,
  * `mcp.read_resource` a resource (the call's name is then the URI); `mcp.search_tools` and `mcp.describe_tool`
- * look tools up (the name is the query or the tool's name; see tool-search.ts).
+ * look tools up (the name is the query or the tool's name; see tool-search.ts); `ask_user` asks the person (the name
+ * is the question; see ask-person.ts).
  */
-export type CallMode = 'raw' | 'parsed' | 'resource' | 'search' | 'describe';
-export const CALL_MODES: readonly CallMode[] = ['raw', 'parsed', 'resource', 'search', 'describe'];
+export type CallMode = 'raw' | 'parsed' | 'resource' | 'search' | 'describe' | 'ask';
+export const CALL_MODES: readonly CallMode[] = ['raw', 'parsed', 'resource', 'search', 'describe', 'ask'];
 
 /** Host → worker: run one plan in a fresh isolate. */
 export interface RunRequest {

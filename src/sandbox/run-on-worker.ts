@@ -67,6 +67,8 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
     deadlineAt: startedAt + limits.timeoutMs,
     signal: runEnded.signal,
     ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+    ...(options.askUser ? { askUser: options.askUser } : {}),
+    ...(options.onUserAnswer ? { onUserAnswer: options.onUserAnswer } : {}),
     pauseDeadline: () => pauseDeadline(),
   });
   const logs = new LogBuffer();

@@ -9,7 +9,8 @@ import { lookUpTools } from './tool-search.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import type { CallMode } from './protocol.js';
 import { parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
-import type { SandboxRunOptions, ToolCallRecord } from './types.js';
+import { NO_ANSWER_ADVICE, NO_ANSWER_MESSAGE, NOBODY_TO_ASK_MESSAGE, readQuestion } from './ask-person.js';
+import type { AskPerson, SandboxRunOptions, ToolCallRecord } from './types.js';
 
 export type { CallMode };
 
@@ -42,6 +43,10 @@ export interface ToolProxyOptions {
    * may take longer than the plan's time limit); returns the function that restarts it. See runOnWorker().
    */
   pauseDeadline?: () => () => void;
+  /** How `ask_user()` reaches the person; absent: nobody to ask. */
+  askUser?: AskPerson;
+  /** Told each answer the person gave through `ask_user()`. */
+  onUserAnswer?: (answer: string) => void;
 }
 
 /** One per run. `handle()` never throws: every outcome becomes a reply for the isolate. */
@@ -64,6 +69,7 @@ export class ToolProxy {
   /** Refused calls past MAX_REFUSALS_RECORDED: counted by kind and tool, recorded once by finishRecords(). */
   private readonly unrecorded = { total: 0, capped: 0, tools: new Set<string>() };
   private recordsFinished = false;
+  private questionsAsked = 0;
 
   constructor(private readonly options: ToolProxyOptions) {
     this.deadline = options.deadlineAt;
@@ -90,6 +96,7 @@ export class ToolProxy {
     const started = performance.now();
     if (mode === 'resource') return this.readResource(name, started);
     if (mode === 'search' || mode === 'describe') return lookUpTools(this.options.tools, name, argsJson, mode);
+    if (mode === 'ask') return this.askPerson(name, argsJson);
     const tool = this.byName.get(name) ?? this.byQualifiedName.get(name);
     if (!tool) {
       const shown = name.length > MAX_TOOL_NAME_CHARS ? `${name.slice(0, MAX_TOOL_NAME_CHARS)}…` : name;
@@ -114,6 +121,25 @@ export class ToolProxy {
     if (refusal === null) return this.dispatch(tool, args, mode, started);
     this.dispatched--;
     return this.refuse(name, args, started, 'tool_error', refusal, tool.server);
+  }
+
+  /** `ask_user(question, {choices})`: asks the person with the run's clock stopped; never counts against the call cap. */
+  private async askPerson(question: string, argsJson: string): Promise<ToolReply> {
+    const { askUser, onUserAnswer, signal } = this.options;
+    const asked = readQuestion(question, argsJson, this.questionsAsked++);
+    if (typeof asked === 'string') return errorReply('tool_error', asked);
+    if (!askUser) return errorReply('tool_error', NOBODY_TO_ASK_MESSAGE);
+    const resume = this.options.pauseDeadline?.();
+    try {
+      const answer = await askUser(asked.question, asked.choices ? { choices: asked.choices } : {}, signal);
+      if (answer === null) return errorReply('tool_error', NO_ANSWER_MESSAGE);
+      onUserAnswer?.(answer);
+      return JSON.stringify({ ok: true, value: answer });
+    } catch (err) {
+      return errorReply('tool_error', `ask_user could not ask the person: ${errorMessage(err)}. ${NO_ANSWER_ADVICE}`);
+    } finally {
+      resume?.();
+    }
   }
 
   /** Null when the call may run, else the message for the model. Never throws. */

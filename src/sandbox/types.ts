@@ -101,7 +101,14 @@ export interface SandboxRunOptions {
    * settles with error kind 'cancelled' after the plan has ended; a run still waiting for its turn never starts.
    */
   signal?: AbortSignal;
+  /** How `ask_user()` reaches the person (absent: nobody to ask, and it rejects saying so). The run's clock stops meanwhile. */
+  askUser?: AskPerson;
+  /** Told each answer the person gave through `ask_user()` (their own words: the flow policy may treat them as named by the user). */
+  onUserAnswer?: (answer: string) => void;
 }
+
+/** Asks the person one question from a plan; resolves to their answer, or null when none came (declined, closed, timed out). */
+export type AskPerson = (question: string, options: { choices?: string[] }, signal: AbortSignal) => Promise<string | null>;
 
 /** Runs solve() in an isolate held by a disposable worker process. */
 export interface Sandbox {

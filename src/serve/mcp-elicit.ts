@@ -14,7 +14,7 @@ export function clientElicit(server: Server, sendRequest: SendRequest): Elicit |
   return async (request, { signal }) => {
     if (request.mode === 'url' && !capability.url) return { action: 'decline', reason: 'The MCP client asking this question cannot open links for its user.' };
     // The client's user must know who asks: a tool server, or Cortex-R itself before a call.
-    const asker = request.mode === 'form' && request.approval ? 'Cortex-R asks before running a tool' : `The tool server "${request.server}" asks`;
+    const asker = request.mode === 'form' && request.approval ? 'Cortex-R asks before running a tool' : request.mode === 'form' && request.question ? 'Cortex-R asks' : `The tool server "${request.server}" asks`;
     const message = `${asker}: ${request.message}`;
     const params: ElicitRequest['params'] =
       request.mode === 'url'

@@ -25,7 +25,7 @@ describe('parseProfile', () => {
       max_lifelines_per_step: 3,
     });
     expect(p.sandbox).toMatchObject({ max_tool_calls_per_plan: 5, timeout_ms: 30_000, memory_mb: 64 });
-    expect(p.paths).toEqual({ documents: 'documents', memory: 'memory', faiss_index: 'faiss_index', cache: 'cache' });
+    expect(p.paths).toEqual({ documents: 'documents', memory: 'memory', faiss_index: 'faiss_index', cache: 'cache', skills: 'memory/skills' });
     expect(p.mcp).toEqual({ start_timeout_ms: 90_000 });
     expect(p.llm).toEqual({ text_generation: 'auto', embedding: 'builtin', vision: 'none' });
   });

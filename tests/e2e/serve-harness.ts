@@ -64,6 +64,30 @@ export function parseSse(text: string): SseEvent[] {
     });
 }
 
+/** Reads a streamed answer's events until `until` holds for one; returns them all so far and the reader to go on. */
+export async function eventsUntil(response: Response, until: (event: SseEvent) => boolean) {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended first:\n${text}`);
+    text += value;
+    const end = text.lastIndexOf('\n\n');
+    // Only whole frames are parsed: a chunk may end mid-frame.
+    const events = end < 0 ? [] : parseSse(text.slice(0, end + 2));
+    if (events.some(until)) {
+      const rest = async (): Promise<SseEvent[]> => {
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) return parseSse(text);
+          text += next.value;
+        }
+      };
+      return { events, rest };
+    }
+  }
+}
+
 /** POSTs a question to /v1/ask. */
 export function ask(url: string, body: unknown, { sse = true, headers = {}, signal }: { sse?: boolean; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Response> {
   return fetch(`${url}/v1/ask`, {

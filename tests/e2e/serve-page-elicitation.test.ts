@@ -9,34 +9,10 @@ import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { tempProject } from './ask-harness.js';
 import { BOOKING_SERVER, startBookingLlm } from './booking-harness.js';
 import { openServedPage } from './browser.js';
-import { ask, jsonOf, ollamaEnv, parseSse, type ServeRun, type SseEvent } from './serve-harness.js';
+import { ask, eventsUntil, jsonOf, ollamaEnv, parseSse, type ServeRun, type SseEvent } from './serve-harness.js';
 
 /** Where the screenshot goes: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep it, else a temp folder. */
 const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
-
-/** Reads a streamed answer's events until `until` holds for one; returns them all so far and the reader to go on. */
-async function eventsUntil(response: Response, until: (event: SseEvent) => boolean) {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the stream ended first:\n${text}`);
-    text += value;
-    const end = text.lastIndexOf('\n\n');
-    // Only whole frames are parsed: a chunk may end mid-frame.
-    const events = end < 0 ? [] : parseSse(text.slice(0, end + 2));
-    if (events.some(until)) {
-      const rest = async (): Promise<SseEvent[]> => {
-        for (;;) {
-          const next = await reader.read();
-          if (next.done) return parseSse(text);
-          text += next.value;
-        }
-      };
-      return { events, rest };
-    }
-  }
-}
 
 /** Polls of /healthz while a stopped question ends (50 ms apart: 30 s on a busy machine). */
 const MAX_HEALTH_POLLS = 600;

@@ -71,7 +71,8 @@ function contentOf(fields, required, form) {
 export function elicitationForm(data) {
   const form = el('form', 'elicitation');
   // Cortex-R's own question before a call that needs the person's yes, or a tool server's request for input.
-  form.append(el('p', 'asker', data.approval ? 'Cortex-R asks before running a tool:' : `The tool server “${data.server}” asks:`), el('p', 'message', data.message));
+  const asker = data.approval ? 'Cortex-R asks before running a tool:' : data.question ? 'Cortex-R asks:' : `The tool server “${data.server}” asks:`;
+  form.append(el('p', 'asker', asker), el('p', 'message', data.message));
   const fields = data.mode === 'form' ? data.fields : {};
   const required = data.mode === 'form' ? data.required : [];
   if (data.mode === 'url') {
