@@ -17,6 +17,7 @@ import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
 import { MessageAssembler, readInput } from './repl-input.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { clearStatus } from './terminal-ask.js';
+import { whileAsking } from './status-line.js';
 
 const PROMPT = 'cortex> ';
 const CONTINUE_PROMPT = '   ...> ';
@@ -86,7 +87,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   /** True while the next line is the late answer to an approval question whose run already ended. */
   let lateAnswer = false;
   let current: AbortController | undefined;
-  const ask: AskUser = async (question, signal) => {
+  const askLine: AskUser = async (question, signal) => {
     const cancelled = [signal, current?.signal].filter((s): s is AbortSignal => s !== undefined);
     if (cancelled.some((s) => s.aborted)) return null;
     clearStatus(out);
@@ -114,6 +115,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     }
     return queue.shift()?.text ?? null;
   };
+  // Nothing draws over a question to the person: the status line waits until the answer is in.
+  const ask: AskUser = (question, signal) => whileAsking(() => askLine(question, signal));
 
   let runtime: Runtime;
   try {

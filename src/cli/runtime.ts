@@ -13,6 +13,7 @@ import type { Elicit } from '../mcp/elicitation.js';
 import { ElicitationRouter } from '../mcp/elicitation-router.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { terminalElicit } from './terminal-elicit.js';
+import { whileAsking } from './status-line.js';
 import type { ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
@@ -113,7 +114,7 @@ export class Runtime {
       onFailure: (_id, reason) => out.error(`warning: ${reason}`),
       // A server's questions (elicitation) go to the person through the same line reader as approvals; without one,
       // to the question's own `elicit` (the page), else they are declined.
-      elicit: interaction.ask ? terminalElicit({ ask: interaction.ask, output: process.stderr }) : router.elicit,
+      elicit: interaction.ask ? whileAskingElicit(terminalElicit({ ask: interaction.ask, output: process.stderr })) : router.elicit,
       ...(options.lazyServers ? { lazy: true } : {}),
     });
     const approve = approvalGateFor(config, { yes: options.yes, ask: interaction.ask });
@@ -283,4 +284,9 @@ export class Runtime {
 /** The profile's strategy, or `override` (a strategy name) when given. @throws UsageError for an unknown name. */
 function strategyOf(profile: LoadedConfig['profile'], override: string | undefined): StrategyName {
   return resolveStrategy({ planningMode: profile.strategy.planning_mode, explorationMode: profile.strategy.exploration_mode, override });
+}
+
+/** A terminal form is asked whole with the status line stopped, so no spinner lands between its fields. */
+function whileAskingElicit(elicit: Elicit): Elicit {
+  return (request, options) => whileAsking(() => elicit(request, options));
 }

@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { AskUser } from '../mcp/approval-gate.js';
 import type { Output } from './output.js';
+import { whileAsking } from './status-line.js';
 
 /** Clears a status line still shown, so a question starts at the left edge. */
 export function clearStatus(out: Output): void {
@@ -11,16 +12,17 @@ export function clearStatus(out: Output): void {
 /** An AskUser on stdin/stderr when both are terminals; undefined otherwise (nobody to ask). */
 export function terminalAsk(out: Output): AskUser | undefined {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return undefined;
-  return async (question, signal) => {
-    clearStatus(out);
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    try {
-      return await rl.question(question, { signal });
-    } catch {
-      // Aborted (the run ended) or the input closed: no answer.
-      return null;
-    } finally {
-      rl.close();
-    }
-  };
+  return (question, signal) =>
+    whileAsking(async () => {
+      clearStatus(out);
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+      try {
+        return await rl.question(question, { signal });
+      } catch {
+        // Aborted (the run ended) or the input closed: no answer.
+        return null;
+      } finally {
+        rl.close();
+      }
+    });
 }
