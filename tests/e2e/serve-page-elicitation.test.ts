@@ -119,6 +119,20 @@ describe('a server asking the person during a question under cortex serve (elici
     expect(errors).toEqual([]);
   });
 
+  it('leaves focus in the question box while asking: a space and Enter typed there never press Allow', async () => {
+    await page.fill('#question', 'Cancel my booking once more');
+    await page.press('#question', 'Enter');
+    const form = turn().locator('form.elicitation');
+    await form.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Enter');
+    expect(await form.locator('.status').textContent()).toBe('');
+    await form.locator('button.decline', { hasText: 'Do not allow' }).click();
+    await turn().locator('.answer .markdown', { hasText: 'not done' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
   it('refuses such a tool for a plain JSON question, which has nobody to ask', async () => {
     const result = await jsonOf(ask(serve.url, { question: 'Cancel my booking' }, { sse: false }));
     expect(result.answer).toContain('nobody can be asked');

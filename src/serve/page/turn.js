@@ -42,8 +42,8 @@ export function createTurn(question, { running = true } = {}) {
     elicitation(data) {
       const form = elicitationForm(data);
       forms.set(data.id, form);
+      // The form never takes focus: a key typed for the next question must not press Allow (it has its own click or Tab).
       asks.append(form.root);
-      form.root.querySelector('input, select, button')?.focus();
     },
     /** Closes the form of an `elicitation_end` event (answered, declined, or cancelled by the server side). */
     elicitationEnd(data) {
