@@ -124,7 +124,7 @@ describe('a server asking the person during a question under cortex serve (elici
     await page.press('#question', 'Enter');
     const form = turn().locator('form.elicitation');
     await form.waitFor();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('question');
+    expect(await page.evaluate('document.activeElement.id')).toBe('question');
     await page.keyboard.type(' ');
     await page.keyboard.press('Enter');
     expect(await form.locator('.status').textContent()).toBe('');
