@@ -48,6 +48,10 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
   // Commands load their modules on use, so `--help` or `sessions` does not pay for the LLM SDKs.
   program.action(() => {
     // commander's own "unknown command" error, with its "Did you mean ask?" (it is not reached when the program has an action).
+    // `cortex "What is 6 times 7?"` asks, as `llm "…"` does: a command name never holds a space, so a sentence is a question.
+    if (program.args.some((word) => /\s/.test(word))) {
+      return run(async (config, out) => (await import('./cli/ask-command.js')).askCommand(config, program.args, runtimeOptions(program), out));
+    }
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
     return run(async (config, out) => (await import('./cli/repl.js')).replCommand(config, runtimeOptions(program), out));
   });

@@ -49,7 +49,8 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
     const result = await runtime.ask(question, { onEvent, signal: cancel.signal, ...(attached ? { attached } : {}) });
     progress.done();
     printResult(result, out);
-    return result.status === 'answered' ? EXIT.ok : EXIT.gaveUp;
+    // An interrupt ends with 130, as shells report one (128 + SIGINT), after the result or --json's `cancelled` object.
+    return result.status === 'answered' ? EXIT.ok : result.status === 'cancelled' ? EXIT_INTERRUPTED : EXIT.gaveUp;
   } catch (err) {
     // --json gets the same object on every path; the message still goes to stderr.
     if (!out.json) throw err;

@@ -39,6 +39,10 @@ export function createOutput(options: { json?: boolean; quiet?: boolean; verbose
   const json = Boolean(options.json);
   const quiet = Boolean(options.quiet);
   const verbose = Boolean(options.verbose);
+  // With --json, stdout carries the one object only: whatever a dependency prints there (the ollama package logs
+  // "Getting text from response" on an HTML error page) goes to stderr instead.
+  const writeStdout = process.stdout.write.bind(process.stdout);
+  if (json) process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   return {
     ...palette(allowed && Boolean(process.stdout.isTTY)),
     err: palette(allowed && tty),
@@ -47,7 +51,7 @@ export function createOutput(options: { json?: boolean; quiet?: boolean; verbose
     verbose,
     tty,
     line: (text) => process.stdout.write(`${text}\n`),
-    result: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    result: (value) => writeStdout(`${JSON.stringify(value, null, 2)}\n`),
     info: (text) => {
       if (verbose || (!quiet && !json)) process.stderr.write(`${text}\n`);
     },

@@ -187,7 +187,7 @@ export function createProgress(out: Output): { onEvent: (event: AgentEvent) => v
     },
     done: () => {
       stop();
-      status.clear();
+      status.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import { errorMessage } from '../errors.js';
 import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../policy/approval-gate.js';
-import { promptLine } from '../mcp/prompt-line.js';
+import { promptLine } from './prompt-line.js';
 import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';

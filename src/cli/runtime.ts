@@ -21,7 +21,7 @@ import { ownServerIds } from '../policy/approval-policy.js';
 import { approvalByElicitation, type Elicit } from '../mcp/elicitation.js';
 import { ElicitationRouter } from '../mcp/elicitation-router.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
-import { terminalElicit } from '../mcp/terminal-elicit.js';
+import { terminalElicit } from './terminal-elicit.js';
 import type { ApproveTool, ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';

@@ -9,6 +9,8 @@ export interface StatusLine {
   line(text: string): void;
   /** Removes a transient text still shown. */
   clear(): void;
+  /** Clears, writes the lines still held, and stops listening for the end of a question to the person. */
+  close(): void;
 }
 
 export function createStatusLine(out: Output): StatusLine {
@@ -20,9 +22,10 @@ export function createStatusLine(out: Output): StatusLine {
     if (shown) process.stderr.write('\r\x1b[K');
     shown = false;
   };
-  whenReleased(() => {
+  const flush = () => {
     for (const text of kept.splice(0)) process.stderr.write(`${text}\n`);
-  });
+  };
+  const unsubscribe = whenReleased(flush);
   return {
     transient(text) {
       // While a question is on screen nothing draws over it; the next tick after the answer draws again.
@@ -45,5 +48,10 @@ export function createStatusLine(out: Output): StatusLine {
       process.stderr.write(`${text}\n`);
     },
     clear,
+    close() {
+      clear();
+      flush();
+      unsubscribe();
+    },
   };
 }

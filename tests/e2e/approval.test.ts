@@ -87,6 +87,19 @@ describe('approval of destructive tools', () => {
     expect(screen).toContain('left [] deleted');
   });
 
+  it.each([
+    ['n', 'the typed key is echoed right after the question'],
+    ['', 'an empty line'],
+  ])('refuses on a terminal for %j (%s), with the question left on screen', async (answer) => {
+    const { profile, env } = await memoryProject();
+    const { code, screen } = await askOnTerminal(profile, env, answer);
+    expect(code).toBe(0);
+    // The question is whole on its line and what was typed follows it: no status line drew over either.
+    const text = screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(text).toMatch(new RegExp(`${QUESTION.source}${answer}\\r*\\n`));
+    expect(screen).toContain('left [Alice] refused');
+  });
+
   it('refuses in `ask` without a terminal, with a message saying how to allow it, and --json names the server called', async () => {
     const { profile, env } = await memoryProject();
     const json = resultOf(await runCli(['--profile', profile, '--json', 'ask', 'Delete Alice'], { env }));

@@ -59,6 +59,25 @@ describe('cortex ask (end to end, real servers and sandbox, Ollama wire format)'
     expect(existsSync(sessionFile.replace(/\.json$/, '.trace.jsonl'))).toBe(true);
   });
 
+  it('asks a question given to `cortex` itself, as `llm "…"` does', async () => {
+    const llm = await ollamaWithPlans(['async function solve() { return "FINAL_ANSWER: " + await tools.multiply({ a: 6, b: 7 }); }']);
+    const { profile } = tempProject();
+    const run = await runCli(['--profile', profile, '--json', 'What is 6 times 7?'], { env: ollamaEnv(llm.url) });
+    expect(run.code).toBe(0);
+    expect(resultOf(run)).toMatchObject({ status: 'answered', answer: '42' });
+  });
+
+  it('keeps --json stdout one JSON object when the LLM answers with an HTML error page', async () => {
+    const llm = await startFakeOllamaServer({
+      replies: (req) => (req.path === '/api/chat' ? { status: 502, body: '<html><body>Bad gateway</body></html>', headers: { 'content-type': 'text/html' } } : undefined),
+    });
+    const { profile } = tempProject();
+    const run = await runCli(['--profile', profile, '--json', 'ask', 'What is 6 times 7?'], { env: ollamaEnv(llm.url) });
+    await llm.close();
+    expect(run.code).not.toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ answer: null });
+  });
+
   it('carries a FURTHER_PROCESSING_REQUIRED result into the second step', async () => {
     const llm = await ollamaWithPlans([
       `async function solve() { const c = await tools.strings_to_chars_to_int({ string: "AB" }); return "FURTHER_PROCESSING_REQUIRED: " + JSON.stringify(c); }`,

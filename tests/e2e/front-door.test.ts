@@ -125,7 +125,7 @@ describe('cortex front door (built CLI)', () => {
     expect(badJson).toMatchObject({ status: 'error', session_id: null, error: { code: 'config' } });
   });
 
-  it('prints a cancelled --json object when interrupted with Ctrl-C (SIGINT) mid-question', async () => {
+  it('prints a cancelled --json object and exits 130 when interrupted with Ctrl-C (SIGINT) mid-question', async () => {
     // The decision request hangs until the CLI is interrupted.
     server = await startFakeOllamaServer({
       replies: (req: RecordedRequest) => {
@@ -152,6 +152,6 @@ describe('cortex front door (built CLI)', () => {
     const json = JSON.parse(stdout);
     expect(json).toMatchObject({ status: 'cancelled', answer: null, error: null });
     expect(typeof json.session_id).toBe('string');
-    expect(code).toBe(1);
+    expect(code).toBe(130);
   });
 });

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerElicitation, NOBODY_TO_ASK, type Elicit, type ElicitationRequest } from '../../src/mcp/elicitation.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
-import { terminalElicit } from '../../src/mcp/terminal-elicit.js';
+import { terminalElicit } from '../../src/cli/terminal-elicit.js';
 import { httpSpec, startHttpFixture, type HttpFixture } from './http-fixture.js';
 
 const parsed = (r: { content: Array<{ text?: string }> }) => JSON.parse(r.content[0]!.text!).result;

@@ -42,6 +42,7 @@ export function createTurn(question, { running = true } = {}) {
     elicitation(data) {
       const form = elicitationForm(data);
       forms.set(data.id, form);
+      // The form never takes focus: a key typed for the next question must not press Allow (it has its own click or Tab).
       asks.append(form.root);
       // Shown, never focused: a key meant for the question box must not answer it (it needs its own click or key).
       form.root.scrollIntoView({ block: 'nearest' });

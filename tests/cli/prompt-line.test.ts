@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
-import { isPromptLine, promptLine } from '../../src/mcp/prompt-line.js';
+import { isPromptLine, promptLine } from '../../src/cli/prompt-line.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 
 const EVERYTHING = join(PROJECT_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');

@@ -1,6 +1,6 @@
 // `/prompt NAME key=value …` in the REPL: a server's MCP prompt becomes the question; `/prompt` alone lists them.
 import { errorMessage } from '../errors.js';
-import type { PromptInfo } from './types.js';
+import type { PromptInfo } from '../mcp/types.js';
 
 /** What `/prompt` needs: the MultiMcp's prompt methods. */
 export interface PromptSource {

@@ -1,8 +1,8 @@
 // The default Elicit for a terminal: asks each field of a server's form on a line, or offers to open its URL.
 import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
-import { ElicitationTimedOut, type Elicit, type ElicitationAnswer, type FormField } from './elicitation.js';
-import { openBrowser } from './oauth/open-browser.js';
+import { ElicitationTimedOut, type Elicit, type ElicitationAnswer, type FormField } from '../mcp/elicitation.js';
+import { openBrowser } from '../mcp/oauth/open-browser.js';
 
 /** Tries per field before the form is given up as cancelled (a person typing "abc" for a number forever). */
 const MAX_TRIES_PER_FIELD = 3;
