@@ -3,19 +3,14 @@ import { runAgent } from '../agent/loop.js';
 import { resolveStrategy, type StrategyName } from '../agent/strategy.js';
 import type { AgentEvent, AgentRunResult, GuardedCalls } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
-import { LlmUnavailableError, SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
+import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { askPersonFor } from '../ask-user/ask-person-via.js';
 import { BudgetKeeper, budgetLimits, type Spent } from '../budget/budget-keeper.js';
 import { shippedPrices } from '../budget/budget-settings.js';
 import { startTracing, type Tracing } from '../telemetry/tracing.js';
 import { HookRunner } from '../hooks/hook-runner.js';
 import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
-import { recordingLlm, replayLlm } from '../llm/recording.js';
-import { resolveTextModel } from '../llm/select.js';
-import { stagedLlm } from '../llm/staged-llm.js';
-import { instructedLlm } from '../llm/instructed-llm.js';
-import { findAgentsFiles, personaInstructions, standingInstructions } from '../config/agents-md.js';
-import type { LlmClient, LlmStageName } from '../llm/types.js';
+import type { LlmClient } from '../llm/types.js';
 import { approvalGateFor, askingPerson, type ApprovalGate, type AskUser } from '../policy/approval-gate.js';
 import { ownServerIds } from '../policy/approval-policy.js';
 import { approvalByElicitation, type Elicit } from '../mcp/elicitation.js';
@@ -33,7 +28,7 @@ import { warmUpParser } from '../sandbox/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import type { Output } from './output.js';
-import { pendingLlm } from './pending-llm.js';
+import { pickLlm } from './pick-llm.js';
 import { withProgressHeld } from './screen-hold.js';
 
 export interface RuntimeOptions {
@@ -146,7 +141,7 @@ export class Runtime {
   static async start(config: LoadedConfig, options: RuntimeOptions, out: Output, interaction: RuntimeInteraction = {}): Promise<Runtime> {
     const { profile } = config;
     const strategy = strategyOf(profile, options.strategy);
-    const client = await Runtime.pickLlm(config, options, out);
+    const client = await pickLlm(config, options, out);
     const memory = options.session
       ? await SessionMemory.open({ baseDir: config.paths.memory, sessionId: options.session })
       : SessionMemory.create({ baseDir: config.paths.memory });
@@ -174,56 +169,9 @@ export class Runtime {
     return new Runtime(config, client, multi, sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options), await startTracing(process.env));
   }
 
-  /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
-  private static async pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<LlmClient> {
-    if (options.llm) return options.llm;
-    if (options.record && options.replay) throw new UsageError('--record and --replay cannot be used together');
-    if (options.replay) {
-      const replay = replayLlm(options.replay);
-      out.info(`model: replay of ${options.replay} (recorded from ${replay.model})`);
-      return replay;
-    }
-    // Read once per start: the AGENTS.md files of the working folder up to its repository root, and the user's.
-    const agents = findAgentsFiles();
-    if (agents.length && out.verbose) out.info(`standing instructions: ${agents.map((f) => f.path + (f.cut ? ' (cut)' : '')).join(', ')}`);
-    const connect = async () => {
-      const { key, client, note } = await resolveTextModel({
-        setting: options.model ?? config.profile.llm.text_generation,
-        models: config.models.models,
-        modelsFile: config.modelsFile,
-        env: process.env,
-      });
-      out.info(`model: ${key} (${client.provider} ${client.model})`);
-      // --model names the model of every stage; without it, profiles.yaml may give perception and decision their own.
-      const staged = options.model ? client : stagedLlm(client, await Runtime.stageModels(config, out));
-      const instructed = instructedLlm(staged, [personaInstructions(config.profile), standingInstructions(agents)].filter(Boolean).join('\n\n'));
-      return options.record ? recordingLlm(instructed, options.record) : instructed;
-    };
-    try {
-      return await connect();
-    } catch (err) {
-      if (!(options.startWithoutLlm && err instanceof LlmUnavailableError)) throw err;
-      out.error(`warning: ${err.message}\nStarting anyway: questions get a "no LLM" error until one is reachable.`);
-      return pendingLlm(connect);
-    }
-  }
-
-  /** The clients of the stages profiles.yaml gives a model of their own (llm.perception, llm.decision). */
-  private static async stageModels(config: LoadedConfig, out: Output): Promise<Partial<Record<LlmStageName, LlmClient>>> {
-    const stages: Partial<Record<LlmStageName, LlmClient>> = {};
-    for (const stage of ['perception', 'decision', 'extraction'] as const) {
-      const setting = config.profile.llm[stage];
-      if (!setting || setting === config.profile.llm.text_generation) continue;
-      const { key, client } = await resolveTextModel({ setting, models: config.models.models, modelsFile: config.modelsFile, env: process.env });
-      out.info(`model for ${stage}: ${key} (${client.provider} ${client.model})`);
-      stages[stage] = client;
-    }
-    return stages;
-  }
-
   /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
   async useModel(setting: string, out: Output): Promise<void> {
-    this.llm = await Runtime.pickLlm(this.config, { model: setting }, out);
+    this.llm = await pickLlm(this.config, { model: setting }, out);
   }
 
   /** Starts a fresh session (the REPL's `new`). */
