@@ -1,4 +1,5 @@
 // LlmClient for Anthropic's Messages API through @anthropic-ai/sdk: streamed messages, JSON through a forced tool, /v1/models.
+import { baseUrlOf, findKey } from './provider-endpoint.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelConfig } from '../config/models.js';
@@ -39,16 +40,12 @@ export interface AnthropicClient extends LlmClient {
 
 /** The key and where it came from: `config.api_key_env`, else ANTHROPIC_API_KEY (the first set and not blank). */
 export function findAnthropicKey(config: Pick<ModelConfig, 'api_key_env'>, env: NodeJS.ProcessEnv): { key: string; source: string } | undefined {
-  for (const name of config.api_key_env ? [config.api_key_env, ANTHROPIC_KEY_VARIABLE] : [ANTHROPIC_KEY_VARIABLE]) {
-    const key = env[name]?.trim();
-    if (key) return { key, source: name };
-  }
-  return undefined;
+  return findKey(config, ANTHROPIC_KEY_VARIABLE, env);
 }
 
 /** The endpoint: `config.base_url`, else ANTHROPIC_BASE_URL, else Anthropic's (without a trailing slash). */
 export function anthropicBaseUrl(config: Pick<ModelConfig, 'base_url'>, env: NodeJS.ProcessEnv): string {
-  return (config.base_url ?? (env.ANTHROPIC_BASE_URL?.trim() || ANTHROPIC_DEFAULT_BASE_URL)).replace(/\/+$/, '');
+  return baseUrlOf(config, 'ANTHROPIC_BASE_URL', ANTHROPIC_DEFAULT_BASE_URL, env);
 }
 
 /**

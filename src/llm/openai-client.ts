@@ -1,4 +1,5 @@
 // LlmClient for any OpenAI-compatible server (OpenAI, LM Studio, llama-server, vLLM, OpenRouter…), through the `openai` SDK.
+import { baseUrlOf, findKey } from './provider-endpoint.js';
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelConfig } from '../config/models.js';
@@ -35,16 +36,12 @@ export interface OpenAiClient extends LlmClient {
 
 /** The key and where it came from: `config.api_key_env`, else OPENAI_API_KEY (the first set and not blank). */
 export function findOpenAiKey(config: Pick<ModelConfig, 'api_key_env'>, env: NodeJS.ProcessEnv): { key: string; source: string } | undefined {
-  for (const name of config.api_key_env ? [config.api_key_env, OPENAI_KEY_VARIABLE] : [OPENAI_KEY_VARIABLE]) {
-    const key = env[name]?.trim();
-    if (key) return { key, source: name };
-  }
-  return undefined;
+  return findKey(config, OPENAI_KEY_VARIABLE, env);
 }
 
 /** The server: `config.base_url`, else OPENAI_BASE_URL, else OpenAI's (without a trailing slash). */
 export function openAiBaseUrl(config: Pick<ModelConfig, 'base_url'>, env: NodeJS.ProcessEnv): string {
-  return (config.base_url ?? (env.OPENAI_BASE_URL?.trim() || OPENAI_DEFAULT_BASE_URL)).replace(/\/+$/, '');
+  return baseUrlOf(config, 'OPENAI_BASE_URL', OPENAI_DEFAULT_BASE_URL, env);
 }
 
 /**

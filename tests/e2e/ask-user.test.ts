@@ -1,5 +1,7 @@
 // ask_user() in a plan through the built CLI: the person types at a terminal, answers an MCP client's form, or nobody is there.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -8,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { fileAppeared } from '../helpers/file-appeared.js';
 import { fenced, isPerception, ollamaEnv, planningOllama, tempProject } from './ask-harness.js';
 
 /** Longest the test waits for the CLI to show something, so a hung CLI fails the test instead of the suite. */
@@ -59,7 +62,9 @@ describe('ask_user() in a plan', () => {
   }, 60_000);
 
   it("stops the plan's clock while the person thinks: a silent tool beside it times out, the answer still arrives", async () => {
-    const silentServer = `  - id: silent\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/silent-server.mjs'))}]\n    description: A tool that never answers\n`;
+    // The silent server records when the client gives up on its call (the person's question is on screen then).
+    const cancelled = join(mkdtempSync(join(tmpdir(), 'cortex-silent-')), 'cancelled');
+    const silentServer = `  - id: silent\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/silent-server.mjs'))}]\n    env:\n      SILENT_CANCELLED_FILE: ${JSON.stringify(cancelled)}\n    description: A tool that never answers\n`;
     server = await startFakeOllamaServer({
       replies: (req) => {
         if (req.path !== '/api/chat') return undefined;
@@ -100,7 +105,7 @@ describe('ask_user() in a plan', () => {
     const exited = new Promise<number | null>((resolve) => proc.on('close', resolve));
     proc.stdin.write('Book a table\n');
     await until(/Cortex-R asks: What time\?/);
-    await until(/✗ wait_silently\(\{\}\)/);
+    await fileAppeared(cancelled);
     proc.stdin.write('8 pm\n');
     await until(/booked at 8 pm; the silent tool timed out/);
     proc.stdin.write('/exit\n');

@@ -2,12 +2,13 @@
 // person answers long after both would have ended the call, and the call still succeeds. A silent tool called
 // beside it still times out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, watch } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
+import { fileAppeared } from '../helpers/file-appeared.js';
 import { fenced, isPerception, ollamaEnv, tempProject } from './ask-harness.js';
 
 /** The plan's time limit and one call's, as small as the profile allows them to be useful. */
@@ -28,22 +29,6 @@ afterEach(async () => {
 const serversYaml = (cancelledFile: string) =>
   `  - id: booking\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/asking-server.mjs'))}]\n    description: Table bookings\n` +
   `  - id: silent\n    command: ${process.execPath}\n    args: [${JSON.stringify(join(PROJECT_ROOT, 'tests/fixtures/silent-server.mjs'))}]\n    env:\n      SILENT_CANCELLED_FILE: ${JSON.stringify(cancelledFile)}\n    description: A tool that never answers\n`;
-
-/** Resolves once `file` exists (watching its folder: no polling), or rejects after SHOW_WAIT_MS. */
-function appeared(file: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const watcher = watch(dirname(file));
-    const done = (err?: Error) => {
-      clearTimeout(timer);
-      watcher.close();
-      if (err) reject(err);
-      else resolve();
-    };
-    const timer = setTimeout(() => done(new Error(`${file} never appeared`)), SHOW_WAIT_MS);
-    watcher.on('change', () => existsSync(file) && done());
-    if (existsSync(file)) done();
-  });
-}
 
 /** The REPL on pipes: `shown()` is all it printed, `until(re)` waits for `re` to appear in it. */
 function repl(args: string[], env: NodeJS.ProcessEnv) {
@@ -108,7 +93,7 @@ async function answerAfterTheSilentToolFailed(sandbox: Record<string, number>): 
   await cli.until(/The MCP server "booking" asks: Who is the table for\?/);
   await cli.until(/Answer\? \[y\/N\] $/);
   // The silent call gave up (the server was told so) while the question was on screen; nothing was drawn over it.
-  await appeared(cancelled);
+  await fileAppeared(cancelled);
   expect(cli.stderr()).not.toMatch(/wait_silently/);
   cli.type('y');
   await cli.until(/Name: $/);
