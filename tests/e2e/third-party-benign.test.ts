@@ -112,7 +112,7 @@ beforeAll(async () => {
     entry('time', 'time-mcp/dist/index.js') +
     entry('sqlite', 'mcp-sqlite/mcp-sqlite-server.js', [join(work, 'pets.sqlite')]) +
     entry('git', '@cyanheads/git-mcp-server/dist/index.js') +
-    entry('browser', '@playwright/mcp/cli.js', ['--headless', '--browser', 'chromium', '--executable-path', '/usr/bin/chromium', '--isolated', '--no-sandbox']);
+    entry('browser', '@playwright/mcp/cli.js', ['--headless', '--browser', 'chromium', '--executable-path', '/usr/bin/chromium', '--isolated', '--no-sandbox', '--output-dir', join(work, 'browser-output')]);
   profile = tempProject({ servers, steps: 'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 1\n', extra: 'security:\n  block_private_network: false\n' }).profile;
 }, 120_000);
 
