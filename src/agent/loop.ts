@@ -184,6 +184,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     // Servers that offer no tools (down, or tool-less) must not leave the model with nothing.
     let stepTools = selectedTools.length > 0 ? selectedTools : tools;
     const carried: CarriedResult[] = [];
+    // Re-planning with servers perception did not choose (agent/replan.ts): they may not have started or listed their
+    // tools yet, so their tools are waited for when needed; from then on every attempt offers them.
+    const unchosen = () => servers.map((s) => s.id).filter((id) => !chosen.has(id));
+    const listUnchosen = async () => (options.awaitTools ? await untilAborted(options.awaitTools(unchosen(), signal), signal) : tools);
+    const offer = (step: number, ids: string[], listed: ToolInfo[], reason: string) => {
+      for (const id of ids) chosen.add(id);
+      stepTools = [...stepTools, ...listed.filter((t) => ids.includes(t.server))];
+      emit({ type: 'perceived', step, servers: [...chosen], fallback: false, reason });
+    };
 
     for (let step = 1; step <= maxSteps; step++) {
       currentStep = step;
@@ -254,14 +263,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         const sandboxMs = performance.now() - sandboxStarted;
         const attemptServers = [...chosen];
         // Perception guessed wrong: the plan called a tool only another server has, so the next attempt gets it.
-        const others = servers.map((s) => s.id).filter((id) => !chosen.has(id));
-        if (others.length > 0 && unknownCalls(result.calls, catalogue.tools).length > 0 && !signal?.aborted) {
-          // The unchosen servers may not have started (or listed their tools) yet: their tools are needed now.
-          const listed = options.awaitTools ? await untilAborted(options.awaitTools(others, signal), signal) : tools;
-          const widen = serversToAdd(result.calls, catalogue.tools, listed);
-          for (const id of widen) chosen.add(id);
-          stepTools = [...stepTools, ...listed.filter((t) => widen.includes(t.server))];
-          if (widen.length > 0) emit({ type: 'perceived', step, servers: [...chosen], fallback: false, reason: `the plan called a tool of ${widen.join(', ')}, which was not chosen` });
+        if (unchosen().length > 0 && unknownCalls(result.calls, catalogue.tools).length > 0 && !signal?.aborted) {
+          const listed = await listUnchosen();
+          const added = serversToAdd(result.calls, catalogue.tools, listed);
+          if (added.length > 0) offer(step, added, listed, `the plan called a tool of ${added.join(', ')}, which was not chosen`);
         }
         timings.sandbox_ms += sandboxMs;
         await log.toolCalls(step, lifelinesLeft, result.calls);
@@ -275,13 +280,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         }
         let outcome = onLastStep(classified, step === maxSteps && lifelinesLeft > 0);
         // The model says none of its tools fits: one retry with every server's tools instead of that answer.
-        const unchosen = servers.map((s) => s.id).filter((id) => !chosen.has(id));
         const words = outcome.kind === 'final_answer' ? outcome.answer : outcome.kind === 'further_processing' ? '' : (modelWords(decision.code) ?? '');
-        if (lifelinesLeft > 0 && unchosen.length > 0 && saysNoToolFits(words)) {
-          const listed = options.awaitTools ? await untilAborted(options.awaitTools(unchosen, signal), signal) : tools;
-          for (const id of unchosen) chosen.add(id);
-          stepTools = [...stepTools, ...listed.filter((t) => unchosen.includes(t.server))];
-          emit({ type: 'perceived', step, servers: [...chosen], fallback: false, reason: 'the model said none of its tools fits' });
+        if (lifelinesLeft > 0 && unchosen().length > 0 && saysNoToolFits(words)) {
+          offer(step, unchosen(), await listUnchosen(), 'the model said none of its tools fits');
           outcome = { kind: 'invalid_plan', error: NO_TOOL_FITS_FEEDBACK, problem: 'no_tool_fits', diagnosis: "the model said none of its tools fits, so every server's tools are offered next" };
         }
         await log.planResult({ step, lifeline: lifelinesLeft, strategy, outcome, value: result.ok ? result.value : null, ms: sandboxMs });

@@ -14,6 +14,18 @@ afterEach(async () => {
   llm = undefined;
 });
 
+/** The plan that reads the door code from the notes. */
+const SEARCH_PLAN = fenced('async function solve() { const r = await tools.search_stored_documents({ query: "door code" }); return "FINAL_ANSWER: " + (String(r).match(/\\d{4}/) ?? ["none"])[0]; }');
+
+/** Asks for the door code in a project with our math and documents servers and a note holding it. */
+async function askAboutNotes() {
+  const servers = `${MATH_SERVER_YAML}  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: The user's notes\n`;
+  const project = tempProject({ servers, steps: 'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 2\n' });
+  mkdirSync(project.documentsDir, { recursive: true });
+  writeFileSync(join(project.documentsDir, 'house.md'), '# House\n\nThe door code is 4711.\n');
+  return resultOf(await runCli(['--profile', project.profile, '--json', 'ask', 'What is the door code in my notes?'], { env: ollamaEnv(llm!.url) }));
+}
+
 describe('re-planning with a server perception did not choose', () => {
   it('answers a question about the notes when perception picked math', async () => {
     const prompts: string[] = [];
@@ -23,14 +35,10 @@ describe('re-planning with a server perception did not choose', () => {
         // Perception guesses wrong: math.
         if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'notes', entities: [], tool_hint: '', selected_servers: ['math'] }));
         prompts.push(JSON.stringify(req.body));
-        return ollamaChatReply(fenced('async function solve() { const r = await tools.search_stored_documents({ query: "door code" }); return "FINAL_ANSWER: " + (String(r).match(/\\d{4}/) ?? ["none"])[0]; }'));
+        return ollamaChatReply(SEARCH_PLAN);
       },
     });
-    const servers = `${MATH_SERVER_YAML}  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: The user's notes\n`;
-    const project = tempProject({ servers, steps: 'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 2\n' });
-    mkdirSync(project.documentsDir, { recursive: true });
-    writeFileSync(join(project.documentsDir, 'house.md'), '# House\n\nThe door code is 4711.\n');
-    const json = resultOf(await runCli(['--profile', project.profile, '--json', 'ask', 'What is the door code in my notes?'], { env: ollamaEnv(llm.url) }));
+    const json = await askAboutNotes();
     expect(json.status).toBe('answered');
     expect(json.answer).toBe('4711');
     // One retry: the first plan was refused as an unknown tool, the second had the documents server.
@@ -50,14 +58,10 @@ describe('re-planning with a server perception did not choose', () => {
         if (isPerception(req)) return ollamaChatReply(JSON.stringify({ intent: 'notes', entities: [], tool_hint: '', selected_servers: ['math'] }));
         prompts.push(JSON.stringify(req.body));
         if (!prompts.at(-1)!.includes('search_stored_documents')) return ollamaChatReply('FINAL_ANSWER: None of the available tools can read your notes.');
-        return ollamaChatReply(fenced('async function solve() { const r = await tools.search_stored_documents({ query: "door code" }); return "FINAL_ANSWER: " + (String(r).match(/\\d{4}/) ?? ["none"])[0]; }'));
+        return ollamaChatReply(SEARCH_PLAN);
       },
     });
-    const servers = `${MATH_SERVER_YAML}  - id: documents\n    script: ${builtPath('mcp-servers/documents/main.js')}\n    description: The user's notes\n`;
-    const project = tempProject({ servers, steps: 'strategy:\n  max_steps: 1\n  max_lifelines_per_step: 2\n' });
-    mkdirSync(project.documentsDir, { recursive: true });
-    writeFileSync(join(project.documentsDir, 'house.md'), '# House\n\nThe door code is 4711.\n');
-    const json = resultOf(await runCli(['--profile', project.profile, '--json', 'ask', 'What is the door code in my notes?'], { env: ollamaEnv(llm.url) }));
+    const json = await askAboutNotes();
     expect(json.answer).toBe('4711');
     expect(json.steps.map((s: { outcome: string }) => s.outcome)).toEqual(['invalid_plan', 'final_answer']);
   }, 120_000);
