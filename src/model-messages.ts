@@ -1,5 +1,6 @@
 // Every message written for the model (refused replies, judged results, retry feedback, step status), each a function of structured fields.
 import { randomBytes } from 'node:crypto';
+import { shapeOfResult } from './result-shape.js';
 
 /** What to send instead, said the same way in every refusal. */
 export const SEND_INSTEAD =
@@ -170,7 +171,7 @@ const BOUNDARY_BYTES = 8;
 
 /**
  * Every earlier step's result, as data: the newest whole up to `newestMax` characters, older
- * ones cut to `olderMax` each, saying what was cut. The block is fenced by lines carrying a random
+ * ones up to `olderMax` each; a longer one is cut to its shape (result-shape.ts), saying what was cut. The block is fenced by lines carrying a random
  * boundary made for this prompt (`boundary`, for tests), and its first line says the data ends only
  * at that line: a result holding our own marker lines (a forged "END OF RESULTS" or "## The task")
  * stays inside the data.
@@ -179,7 +180,7 @@ export function earlierResults({ results, newestMax, olderMax, boundary = random
   if (results.length === 0) return 'None: this is the first step.';
   const shownResults = results.map(({ step, result }, i) => {
     const max = i === results.length - 1 ? newestMax : olderMax;
-    return { step, shown: result.length <= max ? result : `${result.slice(0, max)}… [cut: first ${max} of ${result.length} characters]` };
+    return { step, shown: shapeOfResult(result, max) };
   });
   // A result that happens to hold the boundary (it cannot know it) gets a fresh one.
   if (shownResults.some(({ shown }) => shown.includes(boundary))) return earlierResults({ results, newestMax, olderMax });

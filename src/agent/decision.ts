@@ -13,8 +13,8 @@ import { generateWholeReply } from './whole-reply.js';
 
 /** Caps on what a retry prompt repeats from the failed attempt, so the prompt stays small. */
 export const MAX_FEEDBACK_ERROR_CHARS = 2_000;
-/** Caps on earlier steps' results in a prompt: the newest kept whole up to the first, each older one cut to the second. */
-export const MAX_NEWEST_RESULT_CHARS = 4_000;
+/** Caps on earlier steps' results in a prompt: the newest up to the first, each older one to the second (longer ones cut to their shape). */
+export const MAX_NEWEST_RESULT_CHARS = 7_000;
 export const MAX_OLDER_RESULT_CHARS = 1_000;
 export const MAX_FEEDBACK_CODE_CHARS = 4_000;
 export const MAX_FEEDBACK_LOG_CHARS = 1_000;

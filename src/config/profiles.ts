@@ -68,7 +68,7 @@ export const ProfileSchema = z.strictObject({
       max_tool_calls_per_plan: boundedInt(1, 100, 5),
       timeout_ms: boundedInt(100, 600_000, 30_000),
       memory_mb: boundedInt(8, 1024, 64),
-      max_output_chars: boundedInt(1_000, 1_000_000, 100_000),
+      max_output_chars: boundedInt(1_000, 1_000_000, 1_000_000),
       /** One MCP call from the sandbox; well under the SDK's 60 s default. */
       tool_timeout_ms: boundedInt(100, 300_000, 20_000),
     })

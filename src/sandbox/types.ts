@@ -19,7 +19,7 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   maxToolCalls: 5,
   timeoutMs: 30_000,
   memoryMb: 64,
-  maxOutputChars: 100_000,
+  maxOutputChars: 1_000_000,
 };
 
 export type SandboxErrorKind =

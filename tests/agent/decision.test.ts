@@ -87,7 +87,7 @@ describe('decide', () => {
       ],
     }).run;
     expect(prompt).toMatch(/===== STEP 1 RESULT [0-9a-f]{16} =====/);
-    expect(prompt).toContain(`[cut: first ${MAX_OLDER_RESULT_CHARS} of ${older.length} characters]`);
+    expect(prompt).toContain(`[50 of ${older.length.toLocaleString('en-US')} characters left out]`);
     expect(prompt).not.toContain(older);
     expect(prompt).toMatch(new RegExp(`===== STEP 2 RESULT [0-9a-f]{16} =====\\n${newest}\\n`));
   });

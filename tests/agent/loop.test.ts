@@ -157,8 +157,21 @@ describe('runAgent', () => {
     const { llm, run } = setup([perceptionJson(['math']), plan('a'), plan('b')], [okResult(`FURTHER_PROCESSING_REQUIRED: ${long}`), okResult('FINAL_ANSWER: done')]);
     await run();
     const prompt = llm.requests[2]!.prompt;
-    expect(prompt).toContain(`[cut: first ${MAX_NEWEST_RESULT_CHARS} of ${long.length} characters]`);
+    expect(prompt).toContain(`[500 of ${long.length.toLocaleString('en-US')} characters left out]`);
     expect(prompt).not.toContain(long);
+  });
+
+  it('carries a 300 KB JSON result to the next step cut to its shape: its keys and counts', async () => {
+    const orders = Array.from({ length: 3_000 }, (_, i) => ({ id: i, customer: `customer-${i}`, note: 'n'.repeat(60) }));
+    const big = JSON.stringify({ source: 'shop', total: 3_000, orders, pages: { next: null, size: 3_000 } });
+    expect(big.length).toBeGreaterThan(250_000);
+    const { llm, run } = setup([perceptionJson(['math']), plan('a'), plan('b')], [okResult(`FURTHER_PROCESSING_REQUIRED: ${big}`), okResult('FINAL_ANSWER: done')]);
+    await run();
+    const prompt = llm.requests[2]!.prompt;
+    const carried = prompt.slice(prompt.indexOf('RESULT'), prompt.lastIndexOf('END OF DATA'));
+    expect(carried.length).toBeLessThanOrEqual(MAX_NEWEST_RESULT_CHARS + 100);
+    for (const key of ['"source"', '"total"', '"orders"', '"pages"', '"next"', '"size"', '"customer"']) expect(carried).toContain(key);
+    expect(carried).toMatch(/more \(3,000 items in all\)/);
   });
 
   it('retries after a sandbox error with the error and the failing code in the prompt, perceiving once', async () => {
