@@ -257,7 +257,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           limits: sandboxLimits,
           onToolCall: ({ phase, record }) => emit({ type: 'tool_call', phase, step, record }),
           ...(options.askUser ? { askUser: options.askUser } : {}),
-          ...(options.onUserAnswer ? { onUserAnswer: options.onUserAnswer } : {}),
+          ...(flowGuard ? { onUserAnswer: (answer: string, choices?: readonly string[]) => flowGuard.userAnswered(answer, choices) } : {}),
           ...(signal ? { signal } : {}),
         });
         const sandboxMs = performance.now() - sandboxStarted;

@@ -59,8 +59,6 @@ export interface AgentOptions {
   wrapCaller?: (guarded: GuardedCalls) => GuardedCalls;
   /** How a plan's `ask_user()` reaches the person (terminal, page, MCP client); absent: nobody to ask. */
   askUser?: AskPerson;
-  /** Told each answer the person gave through `ask_user()` (their own words, for the flow policy). */
-  onUserAnswer?: (answer: string) => void;
 }
 
 /** How one attempt ended. */

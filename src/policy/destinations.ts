@@ -147,20 +147,24 @@ export interface GivenPlaces {
 }
 
 export function givenPlaces(question: string, allowList: readonly string[]): GivenPlaces {
-  const hosts = new Set<string>();
-  const mails = new Set<string>();
-  const others = new Set<string>();
-  for (const d of placesInText(question)) {
-    if (d.kind === 'host') hosts.add(d.value);
-    else if (d.kind === 'mail') mails.add(d.value);
-    else if (d.kind === 'other') others.add(d.value);
+  const given: GivenPlaces = { hosts: new Set(), mails: new Set(), others: new Set(), text: '', allowList };
+  addGivenText(given, question);
+  return given;
+}
+
+/** Adds the places more of the person's own words name (an answer they typed to a plan's question). */
+export function addGivenText(given: GivenPlaces, text: string): void {
+  for (const d of placesInText(text)) {
+    if (d.kind === 'host') given.hosts.add(d.value);
+    else if (d.kind === 'mail') given.mails.add(d.value);
+    else if (d.kind === 'other') given.others.add(d.value);
   }
-  const plain = question.normalize('NFKC').replace(URL_CANDIDATE, ' ').replace(MAIL_PATTERN, ' ');
+  const plain = text.normalize('NFKC').replace(URL_CANDIDATE, ' ').replace(MAIL_PATTERN, ' ');
   for (const name of plain.match(HOST_PATTERN) ?? []) {
     const ending = name.replace(/:\d+$/, '').split('.').pop()!.toLowerCase();
-    if (!FILE_EXTENSIONS.has(ending)) hosts.add(normalHost(name));
+    if (!FILE_EXTENSIONS.has(ending)) given.hosts.add(normalHost(name));
   }
-  return { hosts, mails, others, text: question.toLowerCase(), allowList };
+  given.text = given.text ? `${given.text}\n${text.toLowerCase()}` : text.toLowerCase();
 }
 
 function hostAllowed(host: string, entry: string): boolean {

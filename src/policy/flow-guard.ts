@@ -1,7 +1,7 @@
 // One question's guard around the tool caller: labels every result as it enters the host and puts each call to the flow policy first.
 import type { OwnServerKind } from '../config/server-env.js';
 import { RESOURCE_READER, type ApproveTool, type CallOptions, type ResourceReadResult, type ToolCaller, type ToolInfo, type ToolResult } from '../mcp/types.js';
-import { describeDestination, givenPlaces, isGiven, linksIn, urlDestination, type GivenPlaces } from './destinations.js';
+import { addGivenText, describeDestination, givenPlaces, isGiven, linksIn, urlDestination, type GivenPlaces } from './destinations.js';
 import { decideFlow, type FlowState } from './flow-policy.js';
 import type { KnownServerKind } from './known-servers.js';
 import { sourcesOf } from './sources.js';
@@ -88,6 +88,15 @@ export class FlowGuard implements ToolCaller {
         return read;
       };
     }
+  }
+
+  /**
+   * An answer the person gave a plan's `ask_user()`: words they typed name places as the question does. A choice
+   * they picked does not: its words are the plan's, which text the plan read may have written.
+   */
+  userAnswered(answer: string, choices?: readonly string[]): void {
+    if (choices?.includes(answer)) return;
+    addGivenText(this.given, answer);
   }
 
   /** What the question has read so far. */

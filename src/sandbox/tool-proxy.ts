@@ -46,7 +46,7 @@ export interface ToolProxyOptions {
   /** How `ask_user()` reaches the person; absent: nobody to ask. */
   askUser?: AskPerson;
   /** Told each answer the person gave through `ask_user()`. */
-  onUserAnswer?: (answer: string) => void;
+  onUserAnswer?: SandboxRunOptions['onUserAnswer'];
 }
 
 /** One per run. `handle()` never throws: every outcome becomes a reply for the isolate. */
@@ -133,7 +133,7 @@ export class ToolProxy {
     try {
       const answer = await askUser(asked.question, asked.choices ? { choices: asked.choices } : {}, signal);
       if (answer === null) return errorReply('tool_error', NO_ANSWER_MESSAGE);
-      onUserAnswer?.(answer);
+      onUserAnswer?.(answer, asked.choices);
       return JSON.stringify({ ok: true, value: answer });
     } catch (err) {
       return errorReply('tool_error', `ask_user could not ask the person: ${errorMessage(err)}. ${NO_ANSWER_ADVICE}`);

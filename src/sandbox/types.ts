@@ -103,8 +103,8 @@ export interface SandboxRunOptions {
   signal?: AbortSignal;
   /** How `ask_user()` reaches the person (absent: nobody to ask, and it rejects saying so). The run's clock stops meanwhile. */
   askUser?: AskPerson;
-  /** Told each answer the person gave through `ask_user()` (their own words: the flow policy may treat them as named by the user). */
-  onUserAnswer?: (answer: string) => void;
+  /** Told each answer the person gave through `ask_user()`, with the choices they were offered (for the flow policy). */
+  onUserAnswer?: (answer: string, choices?: readonly string[]) => void;
 }
 
 /** Asks the person one question from a plan; resolves to their answer, or null when none came (declined, closed, timed out). */

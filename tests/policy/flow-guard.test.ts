@@ -91,6 +91,22 @@ describe('FlowGuard', () => {
     expect(guard.sent).toEqual([{ tool: 'office.send_mail', to: ['alice@example.org'] }]);
   });
 
+  it("lets a place the person typed in answer to the plan's question receive what was read, but not one they only picked", async () => {
+    const typed = guardFor('Mail my meeting notes to my colleague');
+    await call(typed.guard, SEARCH_DOCS, { query: 'meeting' });
+    expect(await call(typed.guard, SEND_MAIL, { to: 'bob@example.org', body: 'b' })).toMatchObject({ approved: false });
+    typed.guard.userAnswered('Bob, bob@example.org');
+    expect(await call(typed.guard, SEND_MAIL, { to: 'bob@example.org', body: 'b' })).toEqual({ approved: true });
+    expect(await call(typed.guard, SEND_MAIL, { to: 'eve@example.org', body: 'b' })).toMatchObject({ approved: false });
+
+    // A choice's words are the plan's, which what it read may have written: picking one names nothing.
+    const picked = guardFor('Mail my meeting notes to my colleague');
+    await call(picked.guard, SEARCH_DOCS, { query: 'meeting' });
+    picked.guard.userAnswered('drop@attacker.test', ['drop@attacker.test', 'cancel']);
+    expect(await call(picked.guard, SEND_MAIL, { to: 'drop@attacker.test', body: 'b' })).toMatchObject({ approved: false });
+    expect(picked.servers.ran).toEqual(['documents.search_stored_documents']);
+  });
+
   it('refuses a write to an unnamed place after outside content when nobody can be asked, and --yes does not answer for it', async () => {
     for (const yes of [false, true]) {
       const { guard, servers } = guardFor('Summarise http://news.example/', { yes });

@@ -24,19 +24,19 @@ function run(code: string, extra: Partial<SandboxRunOptions> = {}) {
 describe('ask_user in the sandbox', () => {
   it('resolves to the answer, passes the choices, tells onUserAnswer, and does not count as a tool call', async () => {
     const asked: Array<{ question: string; choices?: string[] }> = [];
-    const heard: string[] = [];
+    const heard: Array<{ answer: string; choices?: readonly string[] }> = [];
     const askUser: AskPerson = async (question, { choices }) => {
       asked.push({ question, ...(choices ? { choices } : {}) });
       return 'Lyon';
     };
     const result = await run('async function solve() { const c = await ask_user("Which city?", { choices: ["Paris", "Lyon"] }); return "FINAL_ANSWER: " + c; }', {
       askUser,
-      onUserAnswer: (a) => heard.push(a),
+      onUserAnswer: (answer, choices) => heard.push({ answer, ...(choices ? { choices } : {}) }),
       limits: { ...TEST_LIMITS, maxToolCalls: 1 },
     });
     expect(result).toMatchObject({ ok: true, value: 'FINAL_ANSWER: Lyon', calls: [] });
     expect(asked).toEqual([{ question: 'Which city?', choices: ['Paris', 'Lyon'] }]);
-    expect(heard).toEqual(['Lyon']);
+    expect(heard).toEqual([{ answer: 'Lyon', choices: ['Paris', 'Lyon'] }]);
   });
 
   it('rejects with advice for the model when nobody can answer, when the person gives none, and past the per-plan bound', async () => {
