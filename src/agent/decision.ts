@@ -3,6 +3,7 @@ import type { TokenUsage, LlmClient } from '../llm/types.js';
 import type { ToolInfo } from '../mcp/types.js';
 import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
+import { renderSkillCatalogue, type PlanSkill } from '../sandbox/plan-skills.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
 import type { LlmCallInfo, LlmEventFrame } from './llm-call.js';
 import type { Perception } from './perception.js';
@@ -76,6 +77,7 @@ export async function decide({
   memorySummary,
   perception,
   earlierResults: carried = [],
+  skills = [],
   feedback,
   maxToolCalls = DEFAULT_SANDBOX_LIMITS.maxToolCalls,
   promptsDir = DEFAULT_PROMPTS_DIR,
@@ -93,6 +95,8 @@ export async function decide({
   memorySummary: string;
   perception: Pick<Perception, 'intent' | 'entities' | 'tool_hint' | 'fallback'>;
   earlierResults?: CarriedResult[];
+  /** Saved plans the code may call (shown after the tools). */
+  skills?: readonly PlanSkill[];
   feedback?: RetryFeedback;
   maxToolCalls?: number;
   promptsDir?: string;
@@ -107,7 +111,7 @@ export async function decide({
   const prompt = await renderPromptFile(
     DECISION_TEMPLATES[strategy],
     {
-      tool_catalogue: catalogue.length ? renderToolCatalogue(catalogue) : NO_TOOLS_TEXT,
+      tool_catalogue: [catalogue.length ? renderToolCatalogue(catalogue) : NO_TOOLS_TEXT, renderSkillCatalogue(skills)].filter(Boolean).join('\n\n'),
       query,
       step_status: stepStatus({ step, maxSteps }),
       earlier_results: earlierResults({ results: carried, newestMax: MAX_NEWEST_RESULT_CHARS, olderMax: MAX_OLDER_RESULT_CHARS }),

@@ -4,6 +4,7 @@ import { CortexError, errorMessage, QuestionStoppedError, UsageError } from '../
 import type { ToolInfo } from '../mcp/types.js';
 import { lastStepDiagnosis } from '../sandbox/diagnosis.js';
 import { modelWords } from '../sandbox/reply-turn.js';
+import { runnableSkills } from '../sandbox/plan-skills.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import { decide, type RetryFeedback } from './decision.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
@@ -210,6 +211,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           recentSuccesses: memory.findRecentSuccesses(MEMORY_FALLBACK_TOOL_LIMIT),
         });
         const toolNames = catalogue.tools.map((t) => t.name);
+        const skills = runnableSkills(options.skills, catalogue.tools);
         emit({ type: 'planning', step, maxSteps, lifelinesLeft, strategy, tools: toolNames, narrowed: catalogue.narrowed });
         const decideStarted = performance.now();
         let decision;
@@ -225,6 +227,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
               memorySummary,
               perception,
               earlierResults: carried,
+              skills,
               feedback,
               maxToolCalls: sandboxLimits?.maxToolCalls,
               promptsDir,
@@ -252,6 +255,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
           code: decision.code,
           // What the prompt shows is exactly what the code may call, so an error never names a tool the model was not offered.
           tools: catalogue.tools,
+          skills,
           caller: guarded,
           ...(approve ? { approve } : {}),
           limits: sandboxLimits,

@@ -5,6 +5,7 @@ import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ApproveTool, ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
+import type { PlanSkill } from '../sandbox/plan-skills.js';
 import type { AskPerson, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
 import type { StrategyName } from './strategy.js';
 
@@ -59,6 +60,8 @@ export interface AgentOptions {
   wrapCaller?: (guarded: GuardedCalls) => GuardedCalls;
   /** How a plan's `ask_user()` reaches the person (terminal, page, MCP client); absent: nobody to ask. */
   askUser?: AskPerson;
+  /** Saved plans offered to plans as `skills.NAME(args)`, each when the plan may call all its servers. */
+  skills?: readonly PlanSkill[];
 }
 
 /** How one attempt ended. */

@@ -27,6 +27,7 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { warmUpParser } from '../sandbox/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { AskPerson, Sandbox } from '../sandbox/types.js';
+import { planSkills } from '../skills/skill-file.js';
 import type { Output } from './output.js';
 import { pickLlm } from './pick-llm.js';
 import { withProgressHeld } from './screen-hold.js';
@@ -306,6 +307,7 @@ export class Runtime {
       llm: hooks ? hooks.llm(counted) : counted,
       ...(hooks ? { wrapCaller: (guarded: GuardedCalls) => hooks.wrap(guarded) } : {}),
       ...(askUser ? { askUser } : {}),
+      skills: await planSkills(this.config.paths.skills),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
       // In `ask`, our own servers start in well under a second: the plan prompt uses their cached tools while they start.

@@ -3,6 +3,7 @@ import { errorMessage } from '../errors.js';
 import { builtPath } from '../paths.js';
 import { resolveLimits, WORKER_MAX_RUNS } from './limits.js';
 import { prepareCode } from './prepare-code.js';
+import { withSkills } from './plan-skills.js';
 import { cancelledResult, runOnWorker } from './run-on-worker.js';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './types.js';
 import { WorkerProcess } from './worker-process.js';
@@ -88,7 +89,7 @@ export class ProcessSandbox implements Sandbox {
       const limits = resolveLimits(options.limits);
       const worker = this.acquireWorker();
       worker.runs++;
-      const { result, retire } = await runOnWorker({ worker, runId: this.nextRunId++, code: prepared.code, options, limits, startedAt });
+      const { result, retire } = await runOnWorker({ worker, runId: this.nextRunId++, code: withSkills(prepared.code, options.skills), options, limits, startedAt });
       if (retire || worker.runs >= WORKER_MAX_RUNS) this.retire();
       return { ...result, code: prepared.code };
     } catch (err) {

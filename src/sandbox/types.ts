@@ -1,4 +1,5 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
+import type { PlanSkill } from './plan-skills.js';
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
@@ -105,6 +106,8 @@ export interface SandboxRunOptions {
   askUser?: AskPerson;
   /** Told each answer the person gave through `ask_user()`, with the choices they were offered (for the flow policy). */
   onUserAnswer?: (answer: string, choices?: readonly string[]) => void;
+  /** Saved plans the code may call as `skills.NAME(args)` (plan-skills.ts); their calls go through `caller` like any. */
+  skills?: readonly PlanSkill[];
 }
 
 /** Asks the person one question from a plan; resolves to their answer, or null when none came (declined, closed, timed out). */

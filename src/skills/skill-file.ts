@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseConfigText } from '../config/parse.js';
+import type { PlanSkill } from '../sandbox/plan-skills.js';
 
 /** Skills listed at most (`cortex skills`): a folder of thousands must not flood the terminal. */
 export const MAX_SKILLS_LISTED = 500;
@@ -79,4 +80,10 @@ export async function listSkills(dir: string): Promise<{ skills: Skill[]; proble
     }
   }
   return { skills, problems };
+}
+
+/** The saved skills as plans may call them (`skills.NAME(args)`); files that do not read as skills are left out. */
+export async function planSkills(dir: string): Promise<PlanSkill[]> {
+  const { skills } = await listSkills(dir);
+  return skills.map((s) => ({ name: s.name, question: s.question, servers: s.servers, code: s.code, defaults: Object.fromEntries(Object.entries(s.parameters).map(([k, p]) => [k, p.default])) }));
 }

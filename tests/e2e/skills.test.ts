@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, startFakeOllamaServer, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
-import { fenced, isPerception, ollamaEnv, planningOllama, tempProject } from './ask-harness.js';
+import { decisionPrompts, fenced, isPerception, ollamaEnv, planningOllama, tempProject } from './ask-harness.js';
 
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
@@ -46,6 +46,28 @@ describe('skills (saved plans)', () => {
     const wrong = await runCli(['--profile', profile, 'skills', 'run', 'ascii-sum', '{"word": "FRANCE"}'], { env });
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('skill "ascii-sum" has no argument "word"; its arguments: string');
+  });
+
+  it('offers saved plans to later plans as skills.NAME(args), run with their own calls', async () => {
+    server = await planningOllama(() => ollamaChatReply(SUM_PLAN));
+    const { profile } = tempProject();
+    const env = ollamaEnv(server.url);
+    resultOf(await runCli(['--profile', profile, '--json', 'ask', 'What is the sum of the ASCII codes of INDIA?'], { env }));
+    expect((await runCli(['--profile', profile, 'skills', 'save', 'ascii-sum'], { env })).code).toBe(0);
+    await server.close();
+
+    server = await planningOllama(() => ollamaChatReply(fenced(`async function solve() {
+  const france = Number(await skills.ascii_sum({ string: "FRANCE" }));
+  const spain = Number(await skills.ascii_sum({ string: "SPAIN" }));
+  let wrong;
+  try { await skills.ascii_sum({ word: "X" }); } catch (e) { wrong = e.message; }
+  return "FINAL_ANSWER: " + (france > spain ? "FRANCE" : "SPAIN") + " (" + france + " > " + spain + "); " + wrong;
+}`)));
+    const compared = resultOf(await runCli(['--profile', profile, '--json', 'ask', 'Whose ASCII sum is larger, FRANCE or SPAIN?'], { env: ollamaEnv(server.url) }));
+    expect(compared.answer).toBe('FRANCE (431 > 379); skills.ascii_sum has no argument "word"; its arguments: string');
+    expect(compared.steps[0].tool_calls.map((c: { args: unknown }) => c.args)).toEqual([{ string: 'FRANCE' }, { string: 'SPAIN' }]);
+    const [prompt] = decisionPrompts(server);
+    expect(prompt).toContain('- skills.ascii_sum({string: string}): Promise<string>  — answers "What is the sum of the ASCII codes of {string}?"');
   });
 
   it('/save NAME in the REPL saves the plan that just answered', async () => {
