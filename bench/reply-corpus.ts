@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { classifyResult, type PlanOutcome } from '../src/agent/outcome.js';
+import { runPlan } from '../src/agent/attempt.js';
+import { readReply } from '../src/reply/read-reply.js';
 import type { ToolCaller, ToolInfo, ToolResult } from '../src/mcp/types.js';
 import { PROJECT_ROOT } from '../src/paths.js';
 import type { Sandbox, SandboxLimits } from '../src/sandbox/types.js';
@@ -127,7 +129,7 @@ export interface CaseResult {
 }
 
 async function attempt(sandbox: Sandbox, reply: string): Promise<PlanOutcome> {
-  return classifyResult(await sandbox.run({ code: reply, tools: CORPUS_TOOLS, caller: corpusCaller, limits: CORPUS_LIMITS }));
+  return classifyResult(await runPlan(sandbox, readReply(reply), { tools: CORPUS_TOOLS, caller: corpusCaller, limits: CORPUS_LIMITS }));
 }
 
 /** Runs each reply, then (when it was fed back) the task's clean reply as the next lifeline. */

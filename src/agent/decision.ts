@@ -2,6 +2,7 @@
 import type { TokenUsage, LlmClient } from '../llm/types.js';
 import type { ToolInfo } from '../mcp/types.js';
 import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
+import { readReply, type PreparedCode } from '../reply/read-reply.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
 import { renderSkillCatalogue, type PlanSkill } from '../sandbox/plan-skills.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../sandbox/types.js';
@@ -24,16 +25,18 @@ export const MAX_FEEDBACK_LOG_CHARS = 1_000;
 export interface RetryFeedback {
   /** The sandbox error or the invalid-plan explanation, written for the model. */
   error: string;
-  /** The model's previous answer (raw text). */
-  code: string;
+  /** The model's previous reply (raw text). */
+  reply: string;
   /** console.log lines of the failed run, if any. */
   logs?: string[];
 }
 
 /** The model's plan and how it was obtained. */
 export interface Decision {
-  /** The model's raw answer; the sandbox extracts and normalises the code. */
-  code: string;
+  /** The model's raw reply. */
+  reply: string;
+  /** The reply read as JavaScript to run, or why it cannot be run (src/reply/read-reply.ts). */
+  prepared: PreparedCode;
   /** The rendered prompt, for tests and --verbose. */
   prompt: string;
   usage: TokenUsage;
@@ -56,7 +59,7 @@ export function renderFeedback(feedback: RetryFeedback | undefined): string {
   return retryFeedback({
     error: truncateHead(feedback.error, MAX_FEEDBACK_ERROR_CHARS),
     logs: truncateTail(feedback.logs?.join('\n') ?? '', MAX_FEEDBACK_LOG_CHARS),
-    code: truncateHead(feedback.code, MAX_FEEDBACK_CODE_CHARS),
+    code: truncateHead(feedback.reply, MAX_FEEDBACK_CODE_CHARS),
   });
 }
 
@@ -126,5 +129,6 @@ export async function decide({
   // A reply cut off mid-code is continued rather than retried (generateWholeReply).
   const generation = await generateWholeReply(llm, { prompt, temperature: 0, signal }, events);
   if (!generation.ok) throw generation.error;
-  return { code: generation.result.text, prompt, usage: generation.result.usage, llm: generation.call };
+  const reply = generation.result.text;
+  return { reply, prepared: readReply(reply), prompt, usage: generation.result.usage, llm: generation.call };
 }

@@ -3,7 +3,7 @@ import { causeMatching } from '../errors.js';
 import { StreamFailure } from '../llm/read-stream.js';
 import type { GenerateRequest, GenerateResult, LlmClient } from '../llm/types.js';
 import { continueReply } from '../model-messages.js';
-import { endsMidCode, joinContinuation } from '../sandbox/reply-continuation.js';
+import { endsMidCode, joinContinuation } from '../reply/reply-continuation.js';
 import { timedGenerate, type LlmCallInfo, type LlmEventFrame, type TimedGeneration } from './llm-call.js';
 
 /**

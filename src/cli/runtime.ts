@@ -24,7 +24,7 @@ import { Trace } from '../memory/trace.js';
 import { flowPolicyOf } from '../policy/flow-settings.js';
 import { readTrust, trustFileOf } from '../policy/trust-store.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
-import { warmUpParser } from '../sandbox/parse-code.js';
+import { warmUpParser } from '../reply/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import { planSkills } from '../skills/skill-file.js';

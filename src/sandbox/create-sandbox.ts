@@ -2,7 +2,6 @@
 import { errorMessage } from '../errors.js';
 import { builtPath } from '../paths.js';
 import { resolveLimits, WORKER_MAX_RUNS } from './limits.js';
-import { prepareCode } from './prepare-code.js';
 import { withSkills } from './plan-skills.js';
 import { cancelledResult, runOnWorker } from './run-on-worker.js';
 import type { Sandbox, SandboxResult, SandboxRunOptions } from './types.js';
@@ -80,8 +79,6 @@ export class ProcessSandbox implements Sandbox {
     const startedAt = performance.now();
     const elapsed = () => Math.round(performance.now() - startedAt);
     try {
-      const prepared = prepareCode(options.code);
-      if (!prepared.ok) return { ok: false, error: prepared.error, logs: [], calls: [], ms: elapsed() };
       if (this.closed) {
         return { ok: false, error: { kind: 'crash', message: 'The sandbox was closed; no code can run.' }, logs: [], calls: [], ms: elapsed() };
       }
@@ -89,9 +86,9 @@ export class ProcessSandbox implements Sandbox {
       const limits = resolveLimits(options.limits);
       const worker = this.acquireWorker();
       worker.runs++;
-      const { result, retire } = await runOnWorker({ worker, runId: this.nextRunId++, code: withSkills(prepared.code, options.skills), options, limits, startedAt });
+      const { result, retire } = await runOnWorker({ worker, runId: this.nextRunId++, code: withSkills(options.code, options.skills), options, limits, startedAt });
       if (retire || worker.runs >= WORKER_MAX_RUNS) this.retire();
-      return { ...result, code: prepared.code };
+      return { ...result, code: options.code };
     } catch (err) {
       // Our own bug, not the model's; still reported as a result because run() never throws.
       this.retire();

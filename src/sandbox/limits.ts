@@ -13,8 +13,6 @@ export const MAX_TOOL_RESULT_CHARS = 1_000_000;
 export const TOOL_CALL_TIMEOUT_MS = 20_000;
 /** Refused calls (unknown tool, bad arguments, over the cap) tolerated per run before the run is ended. */
 export const MAX_REFUSED_CALLS_PER_RUN = 10;
-/** Source size accepted from the model; real plans are a few KB. */
-export const MAX_CODE_CHARS = 200_000;
 /** Length of an error description carried back to the model. */
 export const MAX_ERROR_CHARS = 2_000;
 /** Longest the run's clock stops while the user is asked to approve a call; then it runs again, so nobody away from the terminal holds a run forever. */

@@ -80,13 +80,13 @@ export interface ToolCallRecord {
   progress?: { progress: number; total?: number; message?: string };
 }
 
-/** `code`: the JavaScript that actually ran (the reply after extraction and normalisation); absent when nothing ran. */
+/** `code`: the JavaScript that ran (readReply()'s output); absent when nothing ran. */
 export type SandboxResult =
   | { ok: true; value: string; logs: string[]; calls: ToolCallRecord[]; ms: number; code?: string }
   | { ok: false; error: SandboxError; logs: string[]; calls: ToolCallRecord[]; ms: number; code?: string };
 
 export interface SandboxRunOptions {
-  /** The model's answer: code, possibly in fences and prose. */
+  /** JavaScript defining `async function solve()`, as readReply() (src/reply/) prepares it from the model's reply. */
   code: string;
   /** Tools the code may call (the catalogue shown to the model). */
   tools: ToolInfo[];

@@ -3,8 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Node } from '@babel/types';
 import { UsageError } from '../errors.js';
 import type { TraceEvent } from '../memory/trace.js';
-import { parseCode, walk } from '../sandbox/parse-code.js';
-import { prepareCode } from '../sandbox/prepare-code.js';
+import { parseCode, walk } from '../reply/parse-code.js';
+import { readReply } from '../reply/read-reply.js';
 import type { Skill } from './skill-file.js';
 
 /** Largest trace read to find a plan, in bytes (a long REPL session's trace stays far below it). */
@@ -36,7 +36,7 @@ export async function skillFromTrace({ name, traceFile, sessionId, now = new Dat
     throw new UsageError(`the last answered question of session ${sessionId} took ${answer.step} steps; only a plan that answered in one step can be saved (a later step's code holds what the model read before it)`);
   }
   const plan = [...run].reverse().find((e): e is Extract<TraceEvent, { type: 'plan' }> => e.type === 'plan' && e.step === answer.step);
-  const prepared = plan ? prepareCode(plan.code) : null;
+  const prepared = plan ? readReply(plan.code) : null;
   if (!start || !prepared?.ok) throw new UsageError(`the last answered question of session ${sessionId} was answered without code, so there is no plan to save`);
   const perception = run.find((e): e is Extract<TraceEvent, { type: 'perception' }> => e.type === 'perception');
   const { code, parameters, question } = parameterise(prepared.code, start.query);

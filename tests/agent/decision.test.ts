@@ -100,14 +100,14 @@ describe('decide', () => {
   it('returns the raw answer and the usage', async () => {
     const { run } = decideWith('conservative');
     const decision = await run;
-    expect(decision.code).toBe('```js\nasync function solve() { return "FINAL_ANSWER: 5"; }\n```');
+    expect(decision.reply).toBe('```js\nasync function solve() { return "FINAL_ANSWER: 5"; }\n```');
     expect(decision.usage).toEqual({ promptTokens: 100, completionTokens: 20 });
     expect(decision.llm).toMatchObject({ model: 'scripted', promptTokens: 100, completionTokens: 20 });
   });
 
   it('puts the previous error and the failing code into a retry prompt, truncating long code', async () => {
     const failing = `async function solve() { return tools.add({x: 1}); }\n${'// padding\n'.repeat(1_000)}`;
-    const { run } = decideWith('conservative', { feedback: { error: 'runtime: add: missing argument a', code: failing, logs: ['about to add'] } });
+    const { run } = decideWith('conservative', { feedback: { error: 'runtime: add: missing argument a', reply: failing, logs: ['about to add'] } });
     const { prompt } = await run;
     expect(prompt).toContain('runtime: add: missing argument a');
     expect(prompt).toContain('async function solve() { return tools.add({x: 1}); }');

@@ -6,6 +6,7 @@ import { CORPUS_LIMITS, CORPUS_TASKS, CORPUS_TOOLS, corpusCaller } from '../../b
 import { classifyResult, type PlanOutcome } from '../../src/agent/outcome.js';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { runReply } from '../helpers/run-reply.js';
 
 export const EXTERNAL_CORPUS_DIR = join(PROJECT_ROOT, 'tests/fixtures/replies-external');
 
@@ -50,7 +51,7 @@ export interface ExternalResult {
 export async function runExternalCase(sandbox: Sandbox, c: ExternalCase): Promise<ExternalResult> {
   const task = CORPUS_TASKS[c.task];
   if (!task) throw new Error(`${c.file}: unknown task ${c.task}`);
-  const run = await sandbox.run({ code: c.reply, tools: CORPUS_TOOLS, caller: corpusCaller, limits: CORPUS_LIMITS });
+  const run = await runReply(sandbox, { code: c.reply, tools: CORPUS_TOOLS, caller: corpusCaller, limits: CORPUS_LIMITS });
   const outcome = classifyResult(run);
   const want = c.answer ?? task.answer;
   const callsOk = c.calls === undefined || run.calls.length === c.calls;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentOptions } from '../../src/agent/types.js';
 import type { ScriptedTurn } from '../../src/llm/scripted-llm.js';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { readReply } from '../../src/reply/read-reply.js';
 import { okResult, perceptionJson, plan, setupRun, type SandboxTurn } from './fakes.js';
 
 let baseDir: string;
@@ -22,9 +22,9 @@ const setup = (turns: ScriptedTurn[], sandboxTurns: SandboxTurn[], overrides: Pa
 describe('runAgent, as a person sees a refused reply', () => {
   it('shows a person what the model said and one plain diagnosis when its reply is refused, never the instruction for the model', async () => {
     const prose = '<think>\nMaybe I should just explain.\n</think>\nI cannot compute this without more context about the numbers you mean.';
-    // The sandbox refuses as the real one does: prepareCode before anything runs.
+    // The sandbox refuses as the real one does: readReply before anything runs.
     const refuse = (options: { code: string }) => {
-      const prepared = prepareCode(options.code);
+      const prepared = readReply(options.code);
       return prepared.ok ? okResult('FINAL_ANSWER: 5') : { ok: false as const, error: prepared.error, logs: [], calls: [], ms: 1 };
     };
     const { events, run } = setup([perceptionJson(['math']), prose, plan('return "FINAL_ANSWER: 5";')], [refuse, refuse], { maxLifelinesPerStep: 1 });
@@ -43,7 +43,7 @@ describe('runAgent, as a person sees a refused reply', () => {
 
   it('gives up with plain diagnoses, not the feedback written for the model', async () => {
     const refuse = (options: { code: string }) => {
-      const prepared = prepareCode(options.code);
+      const prepared = readReply(options.code);
       return prepared.ok ? okResult('undefined') : { ok: false as const, error: prepared.error, logs: [], calls: [], ms: 1 };
     };
     const { run } = setup([perceptionJson(['math']), '```python\nprint(add(2, 3))\n```', 'ok'], [refuse, refuse], { maxLifelinesPerStep: 1 });

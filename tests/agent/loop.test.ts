@@ -108,7 +108,7 @@ describe('runAgent', () => {
 
   it('starts the next step with the original task and the FURTHER_PROCESSING_REQUIRED result, perceiving once', async () => {
     const s = setup(
-      [perceptionJson(['math']), plan('step one'), plan('step two')],
+      [perceptionJson(['math']), plan('return "step one";'), plan('return "step two";')],
       [okResult('FURTHER_PROCESSING_REQUIRED: [73, 78, 68, 73, 65]'), okResult('FINAL_ANSWER: 7.59e33')],
       { query: 'Sum the exponentials of the ASCII codes of INDIA' },
     );

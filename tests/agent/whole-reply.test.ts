@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../src/agent/types.js';
 import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
 import type { LlmClient } from '../../src/llm/types.js';
 import { createOllamaClient } from '../../src/llm/ollama-client.js';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { readReply } from '../../src/reply/read-reply.js';
 import { ollamaChatReply, ollamaChunk, startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { fakeServers } from '../llm/llm-test-kit.js';
 import { TOOLS } from './fakes.js';
@@ -44,8 +44,8 @@ describe('decide with a reply cut off mid-code', () => {
     expect(llm.requests[1]!.prompt).toContain(decision.prompt);
     expect(llm.requests[1]!.prompt).toContain(`----- REPLY START -----\n${CUT}\n----- REPLY END -----`);
     expect(llm.requests[1]!.prompt).toContain('Continue your reply from exactly where it stops');
-    expect(decision.code).toBe(CUT + REST);
-    expect(prepareCode(decision.code)).toMatchObject({ ok: true, code: expect.stringContaining('return "FINAL_ANSWER: " + sum') });
+    expect(decision.reply).toBe(CUT + REST);
+    expect(decision.prepared).toMatchObject({ ok: true, code: expect.stringContaining('return "FINAL_ANSWER: " + sum') });
     // Both requests count, and each is shown as it streams.
     expect(decision.usage).toEqual({ promptTokens: 200, completionTokens: 40 });
     expect(events.filter((e) => e.type === 'llm_start')).toHaveLength(2);
@@ -54,7 +54,7 @@ describe('decide with a reply cut off mid-code', () => {
   it('goes on when the code block ends unfinished even if the provider gave no stop reason', async () => {
     const { llm, decision } = await decideWith([CUT, REST]);
     expect(llm.requests).toHaveLength(2);
-    expect(prepareCode(decision.code).ok).toBe(true);
+    expect(decision.prepared.ok).toBe(true);
   });
 
   it('asks at most MAX_CONTINUATIONS times, then hands on what it has', async () => {
@@ -62,7 +62,7 @@ describe('decide with a reply cut off mid-code', () => {
     const more = { text: '\n  // still going', hitOutputLimit: true } as const;
     const { llm, decision } = await decideWith([cut, ...Array.from({ length: MAX_CONTINUATIONS + 2 }, () => more)]);
     expect(llm.requests).toHaveLength(1 + MAX_CONTINUATIONS);
-    expect(decision.code.startsWith(CUT)).toBe(true);
+    expect(decision.reply.startsWith(CUT)).toBe(true);
     expect(llm.remaining).toBe(2);
   });
 
@@ -70,8 +70,8 @@ describe('decide with a reply cut off mid-code', () => {
     const server = await fakeOllama({ replies: [{ frames: [ollamaChunk(CUT.slice(0, 40)), ollamaChunk(CUT.slice(40))], cutAfterFrames: true }, ollamaChatReply(REST)] });
     const client = createOllamaClient({ type: 'ollama', model: 'qwen2.5-coder:7b', base_url: server.url, timeout_ms: 10_000, max_retries: 2 }, {});
     const { decision, events } = await decideOn(client);
-    expect(decision.code).toBe(CUT + REST);
-    expect(prepareCode(decision.code).ok).toBe(true);
+    expect(decision.reply).toBe(CUT + REST);
+    expect(decision.prepared.ok).toBe(true);
     const chats = server.requests.filter((r) => r.path === '/api/chat');
     expect(chats).toHaveLength(2);
     expect(JSON.stringify(chats[1]!.body.messages)).toContain('REPLY START');

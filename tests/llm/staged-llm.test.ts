@@ -30,7 +30,7 @@ describe('stagedLlm', () => {
     });
 
     expect(perception.selected_servers).toEqual(['math']);
-    expect(decision.code).toBe('FINAL_ANSWER: 5');
+    expect(decision.reply).toBe('FINAL_ANSWER: 5');
     expect(small.requests).toHaveLength(1);
     expect(main.requests).toHaveLength(1);
     expect(events.filter((e) => e.type === 'llm_start').map((e) => [e.stage, 'model' in e && e.model])).toEqual([

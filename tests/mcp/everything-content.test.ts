@@ -5,6 +5,7 @@ import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-san
 import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
 import type { SandboxLimits, SandboxResult } from '../../src/sandbox/types.js';
 import { everythingServer } from './reference-servers.js';
+import { runReply } from '../helpers/run-reply.js';
 
 const LIMITS: SandboxLimits = { maxToolCalls: 5, timeoutMs: 10_000, memoryMb: 64, maxOutputChars: 100_000 };
 let multi: MultiMcp;
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 /** Runs `body` as solve() and returns what it returned, parsed (solve returns JSON.stringify(...)). */
 async function solve(body: string, limits: Partial<SandboxLimits> = {}): Promise<{ value: any; result: SandboxResult }> {
-  const result = await sandbox.run({ code: `async function solve() {\n${body}\n}`, tools: multi.listTools(), caller: multi, limits: { ...LIMITS, ...limits } });
+  const result = await runReply(sandbox, { code: `async function solve() {\n${body}\n}`, tools: multi.listTools(), caller: multi, limits: { ...LIMITS, ...limits } });
   return { value: result.ok ? JSON.parse(result.value) : undefined, result };
 }
 

@@ -6,6 +6,7 @@ import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-san
 import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
 import type { SandboxResult } from '../../src/sandbox/types.js';
 import { memoryServer } from './reference-servers.js';
+import { runReply } from '../helpers/run-reply.js';
 
 const LIMITS = { maxToolCalls: 5, timeoutMs: 10_000, memoryMb: 64, maxOutputChars: 100_000 };
 const a = memoryServer('memory-a');
@@ -23,7 +24,7 @@ afterAll(async () => {
 });
 
 function run(body: string): Promise<SandboxResult> {
-  return sandbox.run({ code: `async function solve() {\n${body}\n}`, tools: multi.listTools(), caller: multi, limits: LIMITS });
+  return runReply(sandbox, { code: `async function solve() {\n${body}\n}`, tools: multi.listTools(), caller: multi, limits: LIMITS });
 }
 
 describe('routing between servers that offer the same tool names', () => {

@@ -8,6 +8,7 @@ import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { describeTool, searchTools } from '../../src/sandbox/tool-search.js';
 import { TEST_LIMITS } from '../sandbox/contain.js';
+import { runReply } from '../helpers/run-reply.js';
 
 const SERVER = join(PROJECT_ROOT, 'tests', 'fixtures', 'generated-tools-server.mjs');
 /** What a person would ask for, worded unlike the tool's name, and the tool that does it. */
@@ -73,7 +74,7 @@ describe('a catalogue of 20, 100 and 500 tools', () => {
         const value = await tools[hit.name]({ celsius: 100 });
         return "FINAL_ANSWER: " + about.name + " " + value;
       }`;
-      const result = await sandbox.run({ code, tools, caller: multi, limits: { ...TEST_LIMITS, maxToolCalls: 1, timeoutMs: 15_000 } });
+      const result = await runReply(sandbox, { code, tools, caller: multi, limits: { ...TEST_LIMITS, maxToolCalls: 1, timeoutMs: 15_000 } });
       expect(result).toMatchObject({ ok: true, value: 'FINAL_ANSWER: celsius_to_fahrenheit 212' });
       expect(result.calls.map((c) => c.tool)).toEqual(['celsius_to_fahrenheit']);
     } finally {

@@ -1,7 +1,7 @@
 // Property: whatever surrounds the model's own turn (reasoning, a hallucinated next turn) never changes what runs, and every refusal has a plain one-line diagnosis.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { readReply } from '../../src/reply/read-reply.js';
 import { check, hostileText, RUNS, tallyLine } from './property-settings.js';
 
 /** Bound: texts of at most 200 tokens around one small solve(). */
@@ -12,7 +12,7 @@ const TOKENS = [
 ];
 const SOLVE = 'async function solve() { return "FINAL_ANSWER: 1"; }';
 const FENCED = `\`\`\`javascript\n${SOLVE}\n\`\`\``;
-const expected = prepareCode(FENCED);
+const expected = readReply(FENCED);
 
 afterAll(() => console.log(`reply-turn properties: ${tallyLine()}`));
 
@@ -20,12 +20,12 @@ describe('the model turn, property-based', () => {
   it('runs the same code whatever reasoning block comes first', async () => {
     const reasoning = hostileText(TOKENS.filter((t) => !t.includes('think')), MAX_TOKENS);
     await check('paired reasoning before the answer', fc.property(reasoning, (r) => {
-      expect(prepareCode(`<think>${r}</think>\n${FENCED}`)).toEqual(expected);
+      expect(readReply(`<think>${r}</think>\n${FENCED}`)).toEqual(expected);
     }), RUNS.pure);
     // A lone closing tag is judged within the model's own turn, so this reasoning holds no turn markers.
     const ownReasoning = hostileText(TOKENS.filter((t) => !/think|User|Observation|<\|/.test(t)), MAX_TOKENS);
     await check('lone-closed reasoning before the answer', fc.property(ownReasoning, (r) => {
-      expect(prepareCode(`${r}\n</think>\n${FENCED}`)).toEqual(expected);
+      expect(readReply(`${r}\n</think>\n${FENCED}`)).toEqual(expected);
     }), RUNS.pure);
   });
 
@@ -33,7 +33,7 @@ describe('the model turn, property-based', () => {
     await check(
       'text after another turn',
       fc.property(hostileText(TOKENS, MAX_TOKENS), fc.constantFrom('\nUser: ', '\nHuman: ', '\nObservation: ', '<|im_end|>', '<|eot_id|>'), (after, marker) => {
-        expect(prepareCode(`${FENCED}${marker}${after}`)).toEqual(expected);
+        expect(readReply(`${FENCED}${marker}${after}`)).toEqual(expected);
       }),
       RUNS.pure,
     );
@@ -43,7 +43,7 @@ describe('the model turn, property-based', () => {
     await check(
       'refusals diagnosed',
       fc.property(hostileText(TOKENS, MAX_TOKENS), (reply) => {
-        const prepared = prepareCode(reply);
+        const prepared = readReply(reply);
         if (prepared.ok) return;
         expect(typeof prepared.error.problem).toBe('string');
         expect(prepared.error.diagnosis).toBeTruthy();

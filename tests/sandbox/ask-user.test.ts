@@ -5,6 +5,7 @@ import { MAX_QUESTIONS_PER_PLAN } from '../../src/sandbox/ask-person.js';
 import type { AskPerson, SandboxRunOptions } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
 import { startMathServer, type MathServer } from './math-server.js';
+import { runReply } from '../helpers/run-reply.js';
 
 let math: MathServer;
 let sandbox: ProcessSandbox;
@@ -18,7 +19,7 @@ afterAll(async () => {
 });
 
 function run(code: string, extra: Partial<SandboxRunOptions> = {}) {
-  return sandbox.run({ code, tools: math.tools, caller: math.caller, limits: TEST_LIMITS, ...extra });
+  return runReply(sandbox, { code, tools: math.tools, caller: math.caller, limits: TEST_LIMITS, ...extra });
 }
 
 describe('ask_user in the sandbox', () => {

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Sandbox, SandboxErrorKind, SandboxLimits, SandboxResult } from '../../src/sandbox/types.js';
 import { expectHostUnharmed } from './host-health.js';
 import type { MathServer } from './math-server.js';
+import { runReply } from '../helpers/run-reply.js';
 
 /** Small limits keep the suite fast; the memory bombs use a longer deadline (see sandbox-runaway.test.ts). */
 export const TEST_LIMITS: SandboxLimits = { maxToolCalls: 5, timeoutMs: 1_500, memoryMb: 64, maxOutputChars: 100_000 };
@@ -19,9 +20,9 @@ export function container(sandbox: () => Sandbox, math: () => MathServer): Conta
     const { tools, caller } = math();
     // Which limit ended the run is asserted by the caller (a 'timeout' kind is the deadline's doing); how long it
     // took is not, since a loaded machine must not fail the suite.
-    const result = await sandbox().run({ code: `async function solve() {\n${body}\n}`, tools, caller, limits });
+    const result = await runReply(sandbox(), { code: `async function solve() {\n${body}\n}`, tools, caller, limits });
     await expectHostUnharmed();
-    const next = await sandbox().run({ code: 'async function solve() { return await tools.add({a: 2, b: 3}); }', tools, caller, limits: TEST_LIMITS });
+    const next = await runReply(sandbox(), { code: 'async function solve() { return await tools.add({a: 2, b: 3}); }', tools, caller, limits: TEST_LIMITS });
     expect(next).toMatchObject({ ok: true, value: '5' });
     return result;
   };

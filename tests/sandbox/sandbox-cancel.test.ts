@@ -5,6 +5,7 @@ import { createSandboxPool } from '../../src/sandbox/sandbox-pool.js';
 import type { Sandbox, SandboxRunOptions } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
 import { binaryTool, numberResult, scriptedCaller } from './fake-callers.js';
+import { runReply } from '../helpers/run-reply.js';
 
 /** Long enough that only the cancel can end these runs: the deadline plays no part. */
 const LIMITS = { ...TEST_LIMITS, maxToolCalls: 1_000, timeoutMs: 120_000 };
@@ -47,12 +48,12 @@ describe('sandbox cancel', () => {
       }
       return numberResult(Number(args.a) + 1);
     });
-    const result = await sandbox.run({ code: ENDLESS, tools: TOOLS, caller, limits: LIMITS, signal: controller.signal });
+    const result = await runReply(sandbox, { code: ENDLESS, tools: TOOLS, caller, limits: LIMITS, signal: controller.signal });
     expect(result).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
     expect(events).toEqual(['call 0', 'call 1', 'call 2', 'cancelled']);
     expect(isAlive(workerPid)).toBe(false);
     // The next run gets a new worker and works.
-    const next = await sandbox.run({ code: 'async function solve() { return await tools.multiply({ a: 6, b: 7 }); }', tools: TOOLS, caller: scriptedCaller(() => numberResult(42)), limits: TEST_LIMITS });
+    const next = await runReply(sandbox, { code: 'async function solve() { return await tools.multiply({ a: 6, b: 7 }); }', tools: TOOLS, caller: scriptedCaller(() => numberResult(42)), limits: TEST_LIMITS });
     expect(next).toMatchObject({ ok: true, value: '42' });
   });
 
@@ -70,7 +71,7 @@ describe('sandbox cancel', () => {
     });
     const recording = { ...caller, callTool: (s: string, n: string, a: Record<string, unknown>, o: { signal?: AbortSignal } = {}) => (seen.push({ name: n, ...o }), caller.callTool(s, n, a, o)) };
     const code = 'async function solve() { const x = await tools.add({ a: 1, b: 1 }); return await tools.multiply({ a: x, b: 2 }); }';
-    const result = await sandbox.run({ code, tools: TOOLS, caller: recording, limits: LIMITS, signal: controller.signal });
+    const result = await runReply(sandbox, { code, tools: TOOLS, caller: recording, limits: LIMITS, signal: controller.signal });
     answer();
     expect(result).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
     expect(seen.map((c) => c.name)).toEqual(['add']);
@@ -82,7 +83,7 @@ describe('sandbox cancel', () => {
     const controller = new AbortController();
     controller.abort();
     const caller = scriptedCaller(() => numberResult(0));
-    expect(await sandbox.run({ code: ENDLESS, tools: TOOLS, caller, limits: LIMITS, signal: controller.signal })).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
+    expect(await runReply(sandbox, { code: ENDLESS, tools: TOOLS, caller, limits: LIMITS, signal: controller.signal })).toMatchObject({ ok: false, error: { kind: 'cancelled' } });
     expect(caller.received).toEqual([]);
     expect(sandbox.workerPid).toBeUndefined();
   });

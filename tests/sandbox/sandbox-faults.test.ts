@@ -5,6 +5,7 @@ import type { SandboxResult } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
 import { arithmeticCaller, binaryTool, crashingCaller, scriptedCaller, silentCaller, type RecordingCaller } from './fake-callers.js';
 import { expectHostUnharmed } from './host-health.js';
+import { runReply } from '../helpers/run-reply.js';
 
 const TOOLS = [binaryTool('add'), binaryTool('multiply')];
 let sandbox: ProcessSandbox;
@@ -19,14 +20,14 @@ afterAll(async () => {
 
 async function runTimed(body: string, caller: RecordingCaller): Promise<SandboxResult> {
   const started = performance.now();
-  const result = await sandbox.run({ code: `async function solve() {\n${body}\n}`, tools: TOOLS, caller, limits: TEST_LIMITS });
+  const result = await runReply(sandbox, { code: `async function solve() {\n${body}\n}`, tools: TOOLS, caller, limits: TEST_LIMITS });
   expect(performance.now() - started).toBeLessThanOrEqual(2 * TEST_LIMITS.timeoutMs);
   await expectHostUnharmed();
   return result;
 }
 
 async function expectNextRunWorks(): Promise<void> {
-  const next = await sandbox.run({ code: 'async function solve() { return await tools.add({a: 2, b: 3}); }', tools: TOOLS, caller: arithmeticCaller() });
+  const next = await runReply(sandbox, { code: 'async function solve() { return await tools.add({a: 2, b: 3}); }', tools: TOOLS, caller: arithmeticCaller() });
   expect(next).toMatchObject({ ok: true, value: '5' });
 }
 
@@ -78,7 +79,7 @@ describe('sandbox faults', () => {
 
   it('serialises runs started together', async () => {
     const results = await Promise.all(
-      [1, 2, 3].map((n) => sandbox.run({ code: `async function solve() { return await tools.multiply({a: ${n}, b: 10}); }`, tools: TOOLS, caller: arithmeticCaller() })),
+      [1, 2, 3].map((n) => runReply(sandbox, { code: `async function solve() { return await tools.multiply({a: ${n}, b: 10}); }`, tools: TOOLS, caller: arithmeticCaller() })),
     );
     expect(results.map((r) => (r.ok ? r.value : r.error.message))).toEqual(['10', '20', '30']);
   });
@@ -86,13 +87,13 @@ describe('sandbox faults', () => {
   it('answers every run after close() with an error instead of throwing', async () => {
     const closing = createSandbox();
     await closing.close();
-    const result = await closing.run({ code: 'async function solve() { return 1; }', tools: TOOLS, caller: arithmeticCaller() });
+    const result = await runReply(closing, { code: 'async function solve() { return 1; }', tools: TOOLS, caller: arithmeticCaller() });
     expect(result).toMatchObject({ ok: false, error: { kind: 'crash' } });
   });
 
   it('reports a missing worker file as a crash instead of throwing', async () => {
     const broken = createSandbox({ workerPath: '/nonexistent/worker.js' });
-    const result = await broken.run({ code: 'async function solve() { return 1; }', tools: TOOLS, caller: arithmeticCaller(), limits: TEST_LIMITS });
+    const result = await runReply(broken, { code: 'async function solve() { return 1; }', tools: TOOLS, caller: arithmeticCaller(), limits: TEST_LIMITS });
     expect(result).toMatchObject({ ok: false, error: { kind: 'crash' } });
     await broken.close();
   });

@@ -5,6 +5,7 @@ import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
 import type { SandboxResult, SandboxRunOptions, ToolCallRecord } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
 import { startMathServer, type MathServer } from './math-server.js';
+import { runReply } from '../helpers/run-reply.js';
 
 let math: MathServer;
 let sandbox: ProcessSandbox;
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 function run(code: string, extra: Partial<SandboxRunOptions> = {}): Promise<SandboxResult> {
-  return sandbox.run({ code, tools: math.tools, caller: math.caller, limits: TEST_LIMITS, ...extra });
+  return runReply(sandbox, { code, tools: math.tools, caller: math.caller, limits: TEST_LIMITS, ...extra });
 }
 
 const BODY = 'const sum = await tools.add({a: 2, b: 3});\n  return `FINAL_ANSWER: ${sum}`;';
@@ -42,7 +43,7 @@ describe('sandbox with the math server', () => {
 
   it('refuses Python, broken syntax and a missing solve() before any worker starts', async () => {
     const fresh = createSandbox();
-    const attempt = (code: string) => fresh.run({ code, tools: math.tools, caller: math.caller });
+    const attempt = (code: string) => runReply(fresh, { code, tools: math.tools, caller: math.caller });
     expect(await attempt('async def solve():\n    return 1')).toMatchObject({ ok: false, error: { kind: 'python' } });
     expect(await attempt('async function solve() { return (1 + ; }')).toMatchObject({ ok: false, error: { kind: 'syntax' } });
     expect(await attempt('async function a() { return 1; }\nasync function b() { return 2; }')).toMatchObject({ ok: false, error: { kind: 'no_solve', problem: 'no_solve' } });

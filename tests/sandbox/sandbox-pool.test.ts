@@ -4,6 +4,7 @@ import { createSandboxPool } from '../../src/sandbox/sandbox-pool.js';
 import type { Sandbox, SandboxRunOptions } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
 import { binaryTool, numberResult, scriptedCaller } from './fake-callers.js';
+import { runReply } from '../helpers/run-reply.js';
 
 /** A caller whose `add` calls wait until the test releases them, so a run can be held mid-plan. */
 function gatedCaller() {
@@ -34,7 +35,7 @@ describe('createSandboxPool', () => {
     pool = createSandboxPool({ size: 2 });
     const { caller, release, callsStarted } = gatedCaller();
     const run = (tool: string): Promise<unknown> =>
-      pool!.run({ code: PLAN(tool), tools: [binaryTool('add'), binaryTool('multiply')], caller, limits: TEST_LIMITS } satisfies SandboxRunOptions);
+      runReply(pool!, { code: PLAN(tool), tools: [binaryTool('add'), binaryTool('multiply')], caller, limits: TEST_LIMITS } satisfies SandboxRunOptions);
     const held = run('add');
     await callsStarted(1);
     expect(await run('multiply')).toMatchObject({ ok: true, value: 'FINAL_ANSWER: 5' });
@@ -58,7 +59,7 @@ describe('createSandboxPool', () => {
   it('refuses to run after close, without throwing', async () => {
     pool = createSandboxPool({ size: 2 });
     await pool.close();
-    expect(await pool.run({ code: PLAN('add'), tools: [binaryTool('add')], caller: scriptedCaller(() => numberResult(0)), limits: TEST_LIMITS })).toMatchObject({
+    expect(await runReply(pool, { code: PLAN('add'), tools: [binaryTool('add')], caller: scriptedCaller(() => numberResult(0)), limits: TEST_LIMITS })).toMatchObject({
       ok: false,
       error: { kind: 'crash' },
     });

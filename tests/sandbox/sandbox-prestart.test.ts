@@ -4,6 +4,7 @@ import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-san
 import { createSandboxPool } from '../../src/sandbox/sandbox-pool.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { arithmeticCaller, binaryTool } from './fake-callers.js';
+import { runReply } from '../helpers/run-reply.js';
 
 const TOOLS = [binaryTool('add')];
 const PLAN = 'async function solve() { return await tools.add({a: 2, b: 3}); }';
@@ -27,7 +28,7 @@ describe('sandbox prestart', () => {
     expect(pid).toBeDefined();
     sandbox.prestart();
     expect(sandbox.workerPid).toBe(pid);
-    expect(await sandbox.run({ code: PLAN, tools: TOOLS, caller: arithmeticCaller() })).toMatchObject({ ok: true, value: '5' });
+    expect(await runReply(sandbox, { code: PLAN, tools: TOOLS, caller: arithmeticCaller() })).toMatchObject({ ok: true, value: '5' });
     expect(sandbox.workerPid).toBe(pid);
   });
 
@@ -41,7 +42,7 @@ describe('sandbox prestart', () => {
   it('a pool started early still answers its runs', async () => {
     const pool = open(createSandboxPool({ size: 2 }));
     pool.prestart?.();
-    const results = await Promise.all([1, 2].map(() => pool.run({ code: PLAN, tools: TOOLS, caller: arithmeticCaller() })));
+    const results = await Promise.all([1, 2].map(() => runReply(pool, { code: PLAN, tools: TOOLS, caller: arithmeticCaller() })));
     expect(results).toMatchObject([{ ok: true, value: '5' }, { ok: true, value: '5' }]);
   });
 });

@@ -1,23 +1,23 @@
 // The reply reader's classes of shapes (issue 22), each on its own: the model's turn, entry points, runners, JSON, truncation, Python.
 import { describe, expect, it } from 'vitest';
-import { findCodeBlocks, proseFinalAnswer } from '../../src/sandbox/extract-code.js';
-import { findEntryPoint } from '../../src/sandbox/entry-point.js';
-import { parseCode, type ParsedCode } from '../../src/sandbox/parse-code.js';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
-import { findJsonReply, looksLikePython } from '../../src/sandbox/reply-shapes.js';
-import { modelWords, readTurn } from '../../src/sandbox/reply-turn.js';
+import { findCodeBlocks, proseFinalAnswer } from '../../src/reply/extract-code.js';
+import { findEntryPoint } from '../../src/reply/entry-point.js';
+import { parseCode, type ParsedCode } from '../../src/reply/parse-code.js';
+import { readReply } from '../../src/reply/read-reply.js';
+import { findJsonReply, looksLikePython } from '../../src/reply/reply-shapes.js';
+import { modelWords, readTurn } from '../../src/reply/reply-turn.js';
 
 const SOLVE = 'async function solve() {\n  return "FINAL_ANSWER: " + (await tools.add({ a: 2, b: 3 }));\n}';
 const DRAFT = 'async function solve() { return "FINAL_ANSWER: draft"; }';
 
 function code(text: string): string {
-  const prepared = prepareCode(text);
+  const prepared = readReply(text);
   if (!prepared.ok) throw new Error(`expected code, got ${prepared.error.problem}: ${prepared.error.message}`);
   return prepared.code;
 }
 
 function problemOf(text: string): string | undefined {
-  const prepared = prepareCode(text);
+  const prepared = readReply(text);
   if (prepared.ok) throw new Error(`expected a refusal, got code:\n${prepared.code}`);
   return prepared.error.problem;
 }
@@ -93,7 +93,7 @@ describe('findCodeBlocks', () => {
     const [block, ...rest] = findCodeBlocks(template);
     expect(rest).toEqual([]);
     expect(block).toMatchObject({ closed: true, code: expect.stringContaining('\\`\\`\\`json\n{"a": 1}\n\\`\\`\\`\n`;') });
-    const prepared = prepareCode(template);
+    const prepared = readReply(template);
     expect(prepared.ok).toBe(true);
   });
 
@@ -132,7 +132,7 @@ describe('findEntryPoint', () => {
   });
 });
 
-describe('prepareCode', () => {
+describe('readReply', () => {
   it('removes every runner of solve, so solve runs exactly once', () => {
     for (const runner of [
       'async function main() { console.log(await solve()); }\nmain();',
@@ -176,7 +176,7 @@ describe('prepareCode', () => {
   });
 
   it('gives every refusal a plain one-line diagnosis apart from the message for the model', () => {
-    const prepared = prepareCode('```python\nprint(1)\n```');
+    const prepared = readReply('```python\nprint(1)\n```');
     expect(prepared).toMatchObject({ ok: false, error: { diagnosis: 'The model wrote Python; only JavaScript can run.' } });
   });
 });
@@ -200,7 +200,7 @@ describe('looksLikePython', () => {
 describe('readTurn on hostile input', () => {
   it('stays bounded on a reply of nothing but template tokens', () => {
     expect(readTurn('<|im_end|>'.repeat(15_000)).text).toBe('');
-    expect(prepareCode('<|im_start|>'.repeat(15_000))).toMatchObject({ ok: false, error: { problem: 'no_code' } });
+    expect(readReply('<|im_start|>'.repeat(15_000))).toMatchObject({ ok: false, error: { problem: 'no_code' } });
   });
 });
 

@@ -42,7 +42,7 @@ export function looksLikeCode(text: string): boolean {
  * body parses as code; else at a later one where it parses once the ``` lines inside are escaped (a
  * template literal holding a markdown fence); else at the first later fence line. A fence never closed runs to the end of the reply, less any
  * prose after the code. A language word alone on an unlabelled fence's first line is its label.
- * `parse` is how a body is parsed (prepareCode passes one that keeps the trees for reuse).
+ * `parse` is how a body is parsed (readReply passes one that keeps the trees for reuse).
  */
 export function findFencedBlocks(text: string, parse: typeof parseCode = parseCode): CodeBlock[] {
   const lines = text.split('\n');

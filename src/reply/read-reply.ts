@@ -3,18 +3,20 @@ import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
 import { errorMessage } from '../errors.js';
 import * as messages from '../model-messages.js';
-import { replyDiagnosis, type DiagnosisFacts } from './diagnosis.js';
+import { replyDiagnosis, type DiagnosisFacts } from '../sandbox/diagnosis.js';
 import { entryCandidates, findEntryPoint } from './entry-point.js';
 import { findCodeBlocks, looksLikeCode, proseFinalAnswer, type CodeBlock } from './extract-code.js';
-import { MAX_CODE_CHARS } from './limits.js';
 import { helperNames, importedModules, normaliseContext, NORMALISATIONS, topLevelNames, usesName, wrapBareBody, type NormaliseContext } from './normalise-code.js';
 import { parseCode, type ParsedCode, type ParseFailure } from './parse-code.js';
 import { repairTypography } from './repair-typography.js';
 import { findJsonReply, foreignLanguage, looksLikeDiff, looksLikePython, planForAnswer, planForToolCall } from './reply-shapes.js';
 import { readTurn, type Turn } from './reply-turn.js';
-import type { ReplyProblem, SandboxError } from './types.js';
+import type { ReplyProblem, SandboxError } from '../sandbox/types.js';
 
-/** prepareCode()'s answer: runnable JavaScript, or an error for the model (with its problem and a plain diagnosis). */
+/** Source size accepted from the model; real plans are a few KB. */
+export const MAX_CODE_CHARS = 200_000;
+
+/** readReply()'s answer: runnable JavaScript, or an error for the model (with its problem and a plain diagnosis). */
 export type PreparedCode = { ok: true; code: string } | { ok: false; error: SandboxError };
 
 interface Candidate {
@@ -39,7 +41,7 @@ interface Candidate {
  * Anything else is refused with a message (model-messages.ts) saying what to send back, and a plain
  * diagnosis (diagnosis.ts) naming the real problem. Pure and never throws.
  */
-export function prepareCode(text: string): PreparedCode {
+export function readReply(text: string): PreparedCode {
   try {
     return prepare(text);
   } catch (err) {

@@ -1,11 +1,10 @@
-// Property: prepareCode never throws, and answers {ok: true, code} or {ok: false, error: {kind, message}} for any reply a model could send.
+// Property: readReply never throws, and answers {ok: true, code} or {ok: false, error: {kind, message}} for any reply a model could send.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CODE_CHARS } from '../../src/sandbox/limits.js';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { MAX_CODE_CHARS, readReply } from '../../src/reply/read-reply.js';
 import { check, hostileText, RUNS, tallyLine } from './property-settings.js';
 
-/** Bound: replies of at most 400 tokens (~4 KB), plus one just past MAX_CODE_CHARS; prepareCode compiles once and transpiles at most once. */
+/** Bound: replies of at most 400 tokens (~4 KB), plus one just past MAX_CODE_CHARS; readReply compiles once and transpiles at most once. */
 const MAX_TOKENS = 400;
 
 const CODE_TOKENS = [
@@ -19,7 +18,7 @@ const CODE_TOKENS = [
 const SOLVE = 'async function solve() { return "FINAL_ANSWER: 1"; }';
 
 function wellFormed(reply: string): void {
-  const prepared = prepareCode(reply);
+  const prepared = readReply(reply);
   if (prepared.ok) {
     expect(typeof prepared.code).toBe('string');
     expect(prepared.code.length).toBeGreaterThan(0);
@@ -32,21 +31,21 @@ function wellFormed(reply: string): void {
 
 afterAll(() => console.log(`prepare-code properties: ${tallyLine()}`));
 
-describe('prepareCode, property-based', () => {
+describe('readReply, property-based', () => {
   it('never throws on hostile replies and always answers in its contract shape', async () => {
-    await check('prepareCode hostile replies', fc.property(hostileText(CODE_TOKENS, MAX_TOKENS), wellFormed), RUNS.pure);
+    await check('readReply hostile replies', fc.property(hostileText(CODE_TOKENS, MAX_TOKENS), wellFormed), RUNS.pure);
   });
 
   it('never throws when a working solve() is wrapped in random prose and fences', async () => {
     await check(
-      'prepareCode solve in noise',
+      'readReply solve in noise',
       fc.property(hostileText(CODE_TOKENS, 40), hostileText(CODE_TOKENS, 40), (before, after) => wellFormed(`${before}\n\`\`\`js\n${SOLVE}\n\`\`\`\n${after}`)),
       RUNS.pure,
     );
   });
 
   it('refuses a reply past the size limit without parsing it', () => {
-    const prepared = prepareCode('x'.repeat(MAX_CODE_CHARS + 1));
+    const prepared = readReply('x'.repeat(MAX_CODE_CHARS + 1));
     expect(prepared).toMatchObject({ ok: false, error: { kind: 'syntax' } });
   });
 });

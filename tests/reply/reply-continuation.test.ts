@@ -1,7 +1,7 @@
 // Telling a reply was cut mid-code, and joining its continuation.
 import { describe, expect, it } from 'vitest';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
-import { endsMidCode, joinContinuation } from '../../src/sandbox/reply-continuation.js';
+import { readReply } from '../../src/reply/read-reply.js';
+import { endsMidCode, joinContinuation } from '../../src/reply/reply-continuation.js';
 
 const HEAD = 'Here is the plan.\n```javascript\nasync function solve() {\n  const sum = await tools.add({ a: 2, b: 3 });\n';
 const TAIL = '  return "FINAL_ANSWER: " + sum;\n}\n```\n';
@@ -24,7 +24,7 @@ describe('joinContinuation', () => {
   it('appends a continuation that goes on from the next character', () => {
     const joined = joinContinuation(`${HEAD}  return "FINAL_AN`, 'SWER: " + sum;\n}\n```\n');
     expect(joined).toBe(HEAD + TAIL);
-    expect(prepareCode(joined).ok).toBe(true);
+    expect(readReply(joined).ok).toBe(true);
   });
 
   it('writes once what the continuation repeats of the end of the cut reply', () => {
@@ -35,13 +35,13 @@ describe('joinContinuation', () => {
   it('drops a new ``` line when the continuation resumes the open block', () => {
     const joined = joinContinuation(HEAD, '```javascript\n' + TAIL);
     expect(joined).toBe(HEAD + TAIL);
-    expect(prepareCode(joined)).toMatchObject({ ok: true, code: expect.stringContaining('tools.add') });
+    expect(readReply(joined)).toMatchObject({ ok: true, code: expect.stringContaining('tools.add') });
   });
 
   it('closes the cut block when the continuation starts the code again, so the new block is read whole', () => {
     const again = '```javascript\nasync function solve() {\n  return "FINAL_ANSWER: " + (await tools.add({ a: 2, b: 3 }));\n}\n```\n';
     const joined = joinContinuation(HEAD, again);
-    const prepared = prepareCode(joined);
+    const prepared = readReply(joined);
     expect(prepared).toMatchObject({ ok: true });
     expect(prepared.ok && prepared.code).toContain('return "FINAL_ANSWER: " + (await tools.add');
   });

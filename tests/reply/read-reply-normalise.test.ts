@@ -1,7 +1,7 @@
 // Each normalisation of a reply, alone, over a real parse; and the reply shapes around them.
 import { describe, expect, it } from 'vitest';
-import { findFencedBlocks, proseFinalAnswer } from '../../src/sandbox/extract-code.js';
-import { readTurn } from '../../src/sandbox/reply-turn.js';
+import { findFencedBlocks, proseFinalAnswer } from '../../src/reply/extract-code.js';
+import { readTurn } from '../../src/reply/reply-turn.js';
 import {
   addMissingAsync,
   dropShadowingParams,
@@ -11,10 +11,10 @@ import {
   unwrapModuleSyntax,
   wrapBareBody,
   type NormaliseContext,
-} from '../../src/sandbox/normalise-code.js';
-import { parseCode, type ParsedCode } from '../../src/sandbox/parse-code.js';
-import { repairTypography } from '../../src/sandbox/repair-typography.js';
-import { findJsonReply, planForToolCall } from '../../src/sandbox/reply-shapes.js';
+} from '../../src/reply/normalise-code.js';
+import { parseCode, type ParsedCode } from '../../src/reply/parse-code.js';
+import { repairTypography } from '../../src/reply/repair-typography.js';
+import { findJsonReply, planForToolCall } from '../../src/reply/reply-shapes.js';
 
 function parsed(code: string): ParsedCode {
   const p = parseCode(code);

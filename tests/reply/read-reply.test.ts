@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { prepareCode } from '../../src/sandbox/prepare-code.js';
+import { readReply } from '../../src/reply/read-reply.js';
 
 function code(text: string): string {
-  const prepared = prepareCode(text);
+  const prepared = readReply(text);
   if (!prepared.ok) throw new Error(`expected code, got ${prepared.error.kind}: ${prepared.error.message}`);
   return prepared.code;
 }
 
 function errorOf(text: string): { kind: string; message: string } {
-  const prepared = prepareCode(text);
+  const prepared = readReply(text);
   if (prepared.ok) throw new Error(`expected an error, got code:\n${prepared.code}`);
   return prepared.error;
 }
 
 const SOLVE = 'async function solve() {\n  return await tools.add({a: 1, b: 2});\n}';
 
-describe('prepareCode', () => {
+describe('readReply', () => {
   it('passes plain code through unchanged', () => {
     expect(code(SOLVE)).toBe(SOLVE);
   });
@@ -120,7 +120,7 @@ describe('prepareCode', () => {
   });
 });
 
-describe('prepareCode on bad input', () => {
+describe('readReply on bad input', () => {
   const SEND = 'Reply with one ```javascript block holding `async function solve()';
 
   it.each([
@@ -156,12 +156,12 @@ describe('prepareCode on bad input', () => {
   });
 });
 
-describe('prepareCode never throws', () => {
+describe('readReply never throws', () => {
   const pieces = ['```js\n', '```\n', 'async function solve() {', '}', 'await tools.add({a: 1})', '“', '”', '\u200B', 'FINAL_ANSWER: ', '{"tool": "x"', 'def f():', '`${', 'return ', '\n', 'import x from "y";', '/*', '*/', '<think>'];
   it('answers every reply built from code fragments with code or a message', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string()), { maxLength: 30 }), (parts) => {
-        const prepared = prepareCode(parts.join(''));
+        const prepared = readReply(parts.join(''));
         expect(prepared.ok ? prepared.code.length : prepared.error.message.length).toBeGreaterThan(0);
       }),
       { numRuns: 300 },
