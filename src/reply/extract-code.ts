@@ -2,18 +2,7 @@
 import { parseCode } from './parse-code.js';
 import { looksLikePython } from './reply-shapes.js';
 import { FENCE_LINE_RE, outsideFences } from './reply-turn.js';
-
-/** One candidate block of code in a reply. */
-export interface CodeBlock {
-  /** The fence's language label, lower-case; '' for none or for unfenced text. */
-  label: string;
-  code: string;
-  /** False when the fence was never closed (a reply cut off mid-block). */
-  closed: boolean;
-  fenced: boolean;
-  /** Text that looks like code follows the closing fence before the next fence (a ``` line splitting the code). */
-  codeAfter?: boolean;
-}
+import type { CodeBlock } from './code-block.js';
 
 /** Fences considered per reply; past this the rest of the reply is one block (bounds the parse attempts). */
 const MAX_FENCES = 40;

@@ -1,5 +1,5 @@
 // Reply shapes other than a solve() block: JSON tool calls, and code in a language (or a diff) we do not run.
-import type { CodeBlock } from './extract-code.js';
+import type { CodeBlock } from './code-block.js';
 
 /** A tool call the model wrote as JSON, several of them, or JSON we could not read as one. */
 export type JsonReply =
