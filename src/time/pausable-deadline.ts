@@ -1,4 +1,5 @@
 // A countdown that stands still while a person is asked: the one clock behind a run's deadline and a call's wait.
+import { CortexError } from '../errors.js';
 
 /** Where a deadline reads the time and sets its timers; tests hand in their own. */
 export interface DeadlineClock {
@@ -17,12 +18,10 @@ export const systemClock: DeadlineClock = {
 /** Why a deadline ran out: its wait passed, or extend() came after its longest running time in all. */
 export type DeadlineExpiry = 'wait' | 'total';
 
-/** The default abort reason when a deadline runs out. */
-export class DeadlineExpired extends Error {
-  readonly code = 'deadline_expired';
+/** The default abort reason when a deadline runs out: which limit, and how many ms it was. */
+export class DeadlineExpired extends CortexError {
   constructor(readonly expiry: DeadlineExpiry, readonly ms: number) {
-    super(expiry === 'wait' ? `timed out after ${ms} ms` : `ran longer than ${ms} ms in all`);
-    this.name = 'DeadlineExpired';
+    super('deadline_expired', expiry === 'wait' ? `timed out after ${ms} ms` : `ran longer than ${ms} ms in all`);
   }
 }
 
