@@ -146,7 +146,6 @@ export class WorkerRun {
 
   /** At the deadline pending tool calls are abandoned; the worker disposes its isolate at the same moment. */
   private readonly onDeadline = (): void => {
-    if (this.settled) return;
     this.pendingAtDeadline = this.proxy.pendingTools();
     this.runEnded.abort();
     this.killTimer = setTimeout(() => {
