@@ -19,7 +19,7 @@ import { MODERN_PROTOCOL_VERSIONS, connectModern, modernVersionIn, type ModernTa
 import type { RootFolder } from './roots.js';
 import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js';
 import { startFailure } from './start-failure.js';
-import { untilAborted } from './until-aborted.js';
+import { untilAborted } from '../time/until-aborted.js';
 import type { PromptInfo, ResourceContents, ToolAnnotations, ToolInfo, ToolProgress, ToolResult } from './types.js';
 import { VERSION } from '../version.js';
 

@@ -8,6 +8,7 @@ import { refusalReason, type AddressPolicy } from './address-policy.js';
 import { hostNameRefusal, TOOL_FETCH_HEADER } from './host-name-policy.js';
 import { bareHostname, readCappedBody, sendRequest, type ResolvedAddress } from './http-request.js';
 import { WebFetchError } from './web-fetch-error.js';
+import { untilAborted } from '../time/until-aborted.js';
 
 /** Resolves a host name to every address it has (dns.lookup with all: true by default; tests pass a fake). */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
@@ -146,25 +147,6 @@ async function resolveChecked(url: URL, policy: AddressPolicy, resolveHost: Host
     throw new WebFetchError('blocked_address', `refused to fetch ${url.href}: ${via} ${reason}${hint}`, { url: url.href, address });
   }
   return addresses;
-}
-
-/** Resolves with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
 }
 
 /** A socket or TLS failure, in words the model can act on. */

@@ -4,6 +4,7 @@ import { ISOLATE_BOOTSTRAP_SOURCE, type BootstrapConfig } from './isolate-bootst
 import { ISOLATE_SETTLE_GRACE_MS, MAX_ERROR_CHARS, MAX_LOG_CHARS, MAX_LOG_LINES, MAX_TOOL_ARGS_CHARS } from './limits.js';
 import type { Isolate, IsolatedVm } from './load-ivm.js';
 import { CALL_MODES, CATASTROPHIC_MARKER, type CallMode, type RunRequest, type WorkerErrorKind, type WorkerMessage, type WorkerOutcome } from './protocol.js';
+import { PausableDeadline } from '../time/pausable-deadline.js';
 
 /** How often the worker checks its resident size while a run is in flight. */
 const RSS_CHECK_INTERVAL_MS = 50;
@@ -47,10 +48,10 @@ export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send
     disposeQuietly(isolate);
     settle({ ok: false, kind: reason, detail: '' });
   };
-  // The deadline: `left` ms once the clock runs; paused (timer null) while the host waits for an approval.
-  let left = request.timeoutMs;
-  let dueAt = performance.now() + left;
-  let timer: NodeJS.Timeout | null = setTimeout(() => stop('timeout'), left);
+  // The deadline stands still while the host waits for a person (one pause at a time: the host sends pause, then resume).
+  const deadline = new PausableDeadline({ ms: request.timeoutMs });
+  deadline.signal.addEventListener('abort', () => stop('timeout'), { once: true });
+  let resumeDeadline: (() => void) | null = null;
   // WebAssembly memories live outside the isolate's heap limit (a 4 GB one can be created and filled),
   // so the process's own resident size is watched too. isolated-vm disposing the isolate for its memory
   // limit is caught here as well, for the case where no pending promise would report it.
@@ -93,7 +94,7 @@ export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send
     const context = await isolate.createContext();
     bootstrapStarted = true;
     await context.evalClosure(ISOLATE_BOOTSTRAP_SOURCE, [...refs, new ivm.ExternalCopy(config).copyInto()], {
-      // Catches synchronous loops in the first task early; awaited work is covered by the timer above.
+      // Catches synchronous loops in the first task early; awaited work is covered by the deadline above.
       timeout: request.timeoutMs,
       filename: 'file:///sandbox/bootstrap.js',
       result: { promise: true, copy: true },
@@ -114,8 +115,7 @@ export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send
   let over = false;
   const finished = outcome.then(async (result) => {
     over = true;
-    if (timer) clearTimeout(timer);
-    timer = null;
+    deadline.dispose();
     clearInterval(watchdog);
     disposeQuietly(isolate);
     // Bounded by ISOLATE_SETTLE_GRACE_MS: a thread still spinning after dispose (a looping Proxy being copied) never settles.
@@ -140,15 +140,12 @@ export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send
     },
     cancel: () => stop('cancelled'),
     pauseDeadline() {
-      if (!timer || endedBy || over) return;
-      clearTimeout(timer);
-      timer = null;
-      left = Math.max(0, dueAt - performance.now());
+      if (resumeDeadline || endedBy || over) return;
+      resumeDeadline = deadline.pause();
     },
     resumeDeadline() {
-      if (timer || endedBy || over) return;
-      dueAt = performance.now() + left;
-      timer = setTimeout(() => stop('timeout'), left);
+      resumeDeadline?.();
+      resumeDeadline = null;
     },
     finished,
   };

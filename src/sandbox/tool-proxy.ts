@@ -2,13 +2,14 @@
 import { errorMessage } from '../errors.js';
 import { RESOURCE_READER, type ApproveTool, type ResourceReadResult, type ToolCaller, type ToolInfo, type ToolProgress, type ToolResult } from '../mcp/types.js';
 import { callee, decodeArgs, MAX_NAMES_LISTED, MAX_TOOL_NAME_CHARS, unknownToolMessage } from './call-args.js';
-import { abortable, callTimer } from './call-timer.js';
 import { checkArgs, isPlainObject } from './check-args.js';
 import { schemaToType } from './schema-type.js';
 import { lookUpTools } from './tool-search.js';
 import { MAX_REFUSED_CALLS_PER_RUN, MAX_TOOL_ARGS_CHARS, MAX_TOOL_RESULT_CHARS, TOOL_CALL_TIMEOUT_MS, WORKER_OVERRUN_GRACE_MS } from './limits.js';
 import type { CallMode } from './protocol.js';
 import { parseToolResult, resourceValue, toolErrorText } from './tool-result.js';
+import { PausableDeadline } from '../time/pausable-deadline.js';
+import { untilAborted } from '../time/until-aborted.js';
 import { NO_ANSWER_ADVICE, NO_ANSWER_MESSAGE, NOBODY_TO_ASK_MESSAGE, readQuestion } from './ask-person.js';
 import type { AskPerson, SandboxRunOptions, ToolCallRecord } from './types.js';
 
@@ -218,7 +219,7 @@ export class ToolProxy {
     const callTimeoutMs = this.options.toolTimeoutMs ?? TOOL_CALL_TIMEOUT_MS;
     const ownTimeout = callTimeoutMs < remainingMs;
     const timeoutMs = ownTimeout ? callTimeoutMs : remainingMs + WORKER_OVERRUN_GRACE_MS;
-    const callEnded = ownTimeout ? callTimer(this.options.signal, timeoutMs) : null;
+    const callEnded = ownTimeout ? new PausableDeadline({ ms: timeoutMs, parent: this.options.signal }) : null;
     const signal = callEnded?.signal ?? this.options.signal;
     const callId = this.nextCallId++;
     this.pending.set(callId, name);
@@ -238,7 +239,7 @@ export class ToolProxy {
           resumeCall?.();
         };
       };
-      const answer = await abortable(call({ signal, timeoutMs, onProgress, onWaitingForUser }, record), signal);
+      const answer = await untilAborted(call({ signal, timeoutMs, onProgress, onWaitingForUser }, record), signal);
       record.server = answer.server;
       reply = answer.reply ?? this.valueReply(name, answer.value, record);
     } catch (err) {
