@@ -1,5 +1,6 @@
-// A question aborted through its signal: the error the loop's stages throw, and the race that throws it.
+// A question aborted through its signal: the error the loop's stages throw, and the one abort race (src/time) they wait through.
 import { CortexError } from '../errors.js';
+import { untilAborted as raceAbort } from '../time/until-aborted.js';
 
 /** The run was aborted through its signal; caught inside runAgent and turned into status 'cancelled'. */
 export class RunCancelled extends CortexError {
@@ -12,25 +13,7 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new RunCancelled();
 }
 
-/**
- * Settles with `work`, or rejects as soon as `signal` aborts — for collaborators that cannot be
- * interrupted (an LLM client that ignores its signal).
- */
+/** `work`, raced against the question's signal when there is one (src/time/until-aborted.ts); runAgent turns the abort into 'cancelled'. */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(new RunCancelled());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new RunCancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
+  return signal ? raceAbort(work, signal) : work;
 }
