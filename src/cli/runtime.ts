@@ -274,21 +274,18 @@ export class Runtime {
   private run(query: Question, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
     if (!this.lazy) return this.runAgent(query, memory, strategy, calls, onEvent, signal, extras);
-    // What the answer will need is prepared while the model is busy answering, not before its request goes out nor
-    // after its answer: the reply parser once the first request is answered or streaming, and the servers perception
-    // chose once the plan request is (their cached tool lists stood in for the prompt; see awaitTools below).
+    // What the answer will need is prepared while the model is busy, not before the first request goes out: the reply
+    // parser once that request is answered or streaming, and the servers perception chose as soon as it has chosen, so
+    // they start while the plan is written (their cached tool lists stood in for the prompt; see awaitTools below).
     let parserWarm = false;
-    let chosen: string[] | undefined;
     const watch = (event: AgentEvent) => {
       const answering = event.type === 'llm_text' || event.type === 'llm_end';
       if (answering && !parserWarm) {
         parserWarm = true;
         setImmediate(warmUpParser);
       }
-      if (event.type === 'perceived') chosen = event.servers;
-      else if (answering && event.stage === 'decision' && chosen) {
-        const servers = chosen;
-        chosen = undefined;
+      if (event.type === 'perceived') {
+        const servers = event.servers;
         setImmediate(() => this.multi.prestart(servers));
       }
       onEvent?.(event);
