@@ -2,11 +2,11 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { loadDotEnv } from './config/dot-env.js';
 import { loadConfig, type LoadedConfig } from './config/load-config.js';
-import type { RuntimeOptions } from './cli/runtime.js';
+import type { RuntimeOptions } from './runtime/runtime.js';
 import { EXIT, exitCodeFor } from './cli/exit-codes.js';
 import { ignoreAbandonedAborts } from './cli/abandoned-aborts.js';
 import { createOutput, type Output } from './cli/output.js';
-import { errorResultJson } from './cli/result-json.js';
+import { errorResultJson } from './runtime/result-json.js';
 import { CortexError, errorMessage } from './errors.js';
 import { VERSION } from './version.js';
 

@@ -1,4 +1,5 @@
 // `cortex ask "…"`: one question, answered through the agent loop; the answer (or JSON) on stdout.
+import { terminalInteraction } from './terminal-elicit.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { CortexError, errorMessage, UsageError } from '../errors.js';
@@ -6,8 +7,8 @@ import { listSessions } from '../memory/session-files.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createProgress, plural, tokenFigures } from './progress.js';
-import { errorResultJson, resultJson } from './result-json.js';
-import { Runtime, type RuntimeOptions } from './runtime.js';
+import { errorResultJson, resultJson } from '../runtime/result-json.js';
+import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS } from './stdin-text.js';
 import { terminalAsk } from './terminal-ask.js';
 
@@ -36,7 +37,7 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
     const { continueLatest, ...runtimeOptions } = options;
     const session = continueLatest ? await latestSession(config, out) : undefined;
     const ask = terminalAsk(out);
-    runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? { ask } : {});
+    runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? terminalInteraction(ask) : {});
     sessionId = runtime.memory.id;
     const progress = createProgress(out);
     const onEvent = (event: AgentEvent) => {

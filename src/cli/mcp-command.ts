@@ -5,7 +5,7 @@ import { listSkills } from '../skills/skill-file.js';
 import { LimitedStdioTransport } from '../serve/stdio-transport.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
-import { Runtime, type RuntimeOptions } from './runtime.js';
+import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 
 /** Runs until the client closes stdin (or SIGINT / SIGTERM). `out` is used for its stderr methods only. */
 export async function mcpCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {

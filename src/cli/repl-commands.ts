@@ -9,7 +9,7 @@ import { skillFromTrace } from '../skills/make-skill.js';
 import { checkSkillName, writeSkill } from '../skills/skill-file.js';
 import type { Output } from './output.js';
 import { plural, tokenFigures } from './progress.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 
 /** Sessions /sessions lists. */
 const SESSIONS_LISTED = 10;

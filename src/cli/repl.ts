@@ -1,5 +1,6 @@
 // `cortex` with no command: a REPL. One session until /new; a model failure is shown and the REPL goes on;
 // Ctrl-C cancels the current question or clears the line; Ctrl-R searches the history; Ctrl-D or /exit quits.
+import { terminalInteraction } from './terminal-elicit.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,7 +16,7 @@ import { attachHistorySearch } from './history-search.js';
 import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
 import { MessageAssembler, readInput } from './repl-input.js';
-import { Runtime, type RuntimeOptions } from './runtime.js';
+import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { withProgressHeld } from './screen-hold.js';
 import { clearStatus } from './terminal-ask.js';
 
@@ -120,7 +121,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
 
   let runtime: Runtime;
   try {
-    runtime = await Runtime.start(config, options, out, { ask });
+    runtime = await Runtime.start(config, options, out, terminalInteraction(ask));
   } catch (err) {
     rl.close();
     throw err;

@@ -5,7 +5,7 @@ import { checkApiToken, isLoopbackHost } from '../serve/access-policy.js';
 import { startCortexServer } from '../serve/cortex-server.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
-import { Runtime, type RuntimeOptions } from './runtime.js';
+import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 
 /** `--host` and `--port` override the profile's serve section. */
 export interface ServeOptions extends RuntimeOptions {

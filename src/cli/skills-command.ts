@@ -1,4 +1,5 @@
 // `cortex skills`: list saved plans, save the last one-step plan of a session, run one again by name with no model.
+import { terminalInteraction } from './terminal-elicit.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { UsageError } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
@@ -10,7 +11,7 @@ import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createProgress } from './progress.js';
-import { Runtime, type RuntimeOptions } from './runtime.js';
+import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { terminalAsk } from './terminal-ask.js';
 
 /** `name = default` of each argument, for a person. */
@@ -55,7 +56,7 @@ export async function skillsRunCommand(config: LoadedConfig, name: string, argsJ
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new UsageError('the arguments must be a JSON object');
   const values = skillArguments(skill, given as Record<string, unknown>);
   const ask = terminalAsk(out);
-  const runtime = await Runtime.start(config, { ...options, llm: savedPlanLlm(skill, values), lazyServers: true }, out, ask ? { ask } : {});
+  const runtime = await Runtime.start(config, { ...options, llm: savedPlanLlm(skill, values), lazyServers: true }, out, ask ? terminalInteraction(ask) : {});
   try {
     const progress = createProgress(out);
     const result = await runtime.ask(skillQuestion(skill, values), { onEvent: progress.onEvent });

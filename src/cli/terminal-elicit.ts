@@ -3,6 +3,9 @@ import { createInterface } from 'node:readline/promises';
 import type { Readable, Writable } from 'node:stream';
 import { ElicitationTimedOut, type Elicit, type ElicitationAnswer, type FormField } from '../mcp/elicitation.js';
 import { openBrowser } from '../mcp/oauth/open-browser.js';
+import type { AskUser } from '../policy/approval-gate.js';
+import type { RuntimeInteraction } from '../runtime/runtime.js';
+import { withProgressHeld } from './screen-hold.js';
 
 /** Tries per field before the form is given up as cancelled (a person typing "abc" for a number forever). */
 const MAX_TRIES_PER_FIELD = 3;
@@ -107,4 +110,10 @@ function coerce(text: string, field: FormField, choices: string[] | undefined): 
     default:
       return text;
   }
+}
+
+/** How a Runtime reaches the person at this terminal: approvals through `ask`, servers' forms with progress held. */
+export function terminalInteraction(ask: AskUser): RuntimeInteraction {
+  const elicit = terminalElicit({ ask, output: process.stderr });
+  return { ask, elicit: (request, options) => withProgressHeld(() => elicit(request, options)) };
 }

@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AgentEvent } from '../agent/types.js';
-import { resultJson } from '../cli/result-json.js';
-import type { AskOptions, Runtime } from '../cli/runtime.js';
+import { resultJson } from '../runtime/result-json.js';
+import type { AskOptions, Runtime } from '../runtime/runtime.js';
 import { ApiError, toApiError } from './api-error.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { QuestionSlots, RETRY_AFTER_SECONDS } from './question-slots.js';

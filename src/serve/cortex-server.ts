@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LoadedConfig } from '../config/load-config.js';
-import type { Runtime } from '../cli/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { checkAccess, checkApiToken, clientKey, isLoopbackHost, PREFLIGHT_HEADERS, type AccessPolicy } from './access-policy.js';
 import { ApiError, internalDetail, toApiError } from './api-error.js';
 import { handleAsk } from './ask-route.js';

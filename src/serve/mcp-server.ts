@@ -4,7 +4,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeEvent } from '../cli/progress.js';
-import type { AskOptions, Runtime } from '../cli/runtime.js';
+import type { AskOptions, Runtime } from '../runtime/runtime.js';
 import { errorMessage } from '../errors.js';
 import { savedPlanLlm, skillArguments, skillQuestion } from '../skills/saved-plan-llm.js';
 import type { Skill } from '../skills/skill-file.js';

@@ -16,7 +16,6 @@ import { ownServerIds } from '../policy/approval-policy.js';
 import { approvalByElicitation, type Elicit } from '../mcp/elicitation.js';
 import { ElicitationRouter } from '../mcp/elicitation-router.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
-import { terminalElicit } from './terminal-elicit.js';
 import type { ApproveTool, ServerStatus, ToolCaller } from '../mcp/types.js';
 import { parseSessionId } from '../memory/memory-item.js';
 import { SessionMemory } from '../memory/session-memory.js';
@@ -28,9 +27,8 @@ import { warmUpParser } from '../reply/parse-code.js';
 import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import { planSkills } from '../skills/skill-file.js';
-import type { Output } from './output.js';
+import type { Notices } from './notices.js';
 import { pickLlm } from './pick-llm.js';
-import { withProgressHeld } from './screen-hold.js';
 
 export interface RuntimeOptions {
   /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
@@ -63,6 +61,8 @@ export interface RuntimeOptions {
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
 export interface RuntimeInteraction {
   ask?: AskUser;
+  /** How servers' requests for input are answered at that terminal (cli/terminal-elicit.ts). */
+  elicit?: Elicit;
 }
 
 /** Options of one Runtime.ask(). */
@@ -87,11 +87,6 @@ export interface AskOptions {
   elicit?: Elicit;
   /** Answers with this client instead of the Runtime's model (a saved plan's, for `cortex mcp`'s skill tools). */
   llm?: LlmClient;
-}
-
-/** A terminal's elicitation with progress held for the whole form (several questions and lines). */
-function heldElicit(elicit: Elicit): Elicit {
-  return (request, options) => withProgressHeld(() => elicit(request, options));
 }
 
 /** The question as typed, and the text given with it. */
@@ -139,7 +134,7 @@ export class Runtime {
    * a question waits only for the servers perception chose (cached tool lists stand in until then).
    * @throws LlmUnavailableError, ConfigError, UsageError (unknown strategy or session id).
    */
-  static async start(config: LoadedConfig, options: RuntimeOptions, out: Output, interaction: RuntimeInteraction = {}): Promise<Runtime> {
+  static async start(config: LoadedConfig, options: RuntimeOptions, out: Notices, interaction: RuntimeInteraction = {}): Promise<Runtime> {
     const { profile } = config;
     const strategy = strategyOf(profile, options.strategy);
     const client = await pickLlm(config, options, out);
@@ -155,7 +150,7 @@ export class Runtime {
         out.error(event.state === 'ready' ? `note: server ${event.server} is back` : `note: server ${event.server} is down (${event.reconnect.error}); ${event.reconnect.retryInMs > 0 ? `trying again in ${Math.ceil(event.reconnect.retryInMs / 1000)} s` : 'restarting it'}`),
       // A server's questions (elicitation) go to the person through the same line reader as approvals; without one,
       // to the question's own `elicit` (the page), else they are declined.
-      elicit: interaction.ask ? heldElicit(terminalElicit({ ask: interaction.ask, output: process.stderr })) : router.elicit,
+      elicit: interaction.elicit ?? router.elicit,
       ...(options.lazyServers ? { lazy: true } : {}),
     });
     const approve = approvalGateFor(config, { yes: options.yes, ask: interaction.ask });
@@ -171,7 +166,7 @@ export class Runtime {
   }
 
   /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
-  async useModel(setting: string, out: Output): Promise<void> {
+  async useModel(setting: string, out: Notices): Promise<void> {
     this.llm = await pickLlm(this.config, { model: setting }, out);
   }
 

@@ -7,12 +7,12 @@ import { recordingLlm, replayLlm } from '../llm/recording.js';
 import { resolveTextModel } from '../llm/select.js';
 import { stagedLlm } from '../llm/staged-llm.js';
 import type { LlmClient, LlmStageName } from '../llm/types.js';
-import type { Output } from './output.js';
+import type { Notices } from './notices.js';
 import { pendingLlm } from './pending-llm.js';
 import type { RuntimeOptions } from './runtime.js';
 
 /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
-export async function pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<LlmClient> {
+export async function pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Notices): Promise<LlmClient> {
   if (options.llm) return options.llm;
   if (options.record && options.replay) throw new UsageError('--record and --replay cannot be used together');
   if (options.replay) {
@@ -46,7 +46,7 @@ export async function pickLlm(config: LoadedConfig, options: RuntimeOptions, out
 }
 
 /** The clients of the stages profiles.yaml gives a model of their own (llm.perception, llm.decision). */
-async function stageModels(config: LoadedConfig, out: Output): Promise<Partial<Record<LlmStageName, LlmClient>>> {
+async function stageModels(config: LoadedConfig, out: Notices): Promise<Partial<Record<LlmStageName, LlmClient>>> {
   const stages: Partial<Record<LlmStageName, LlmClient>> = {};
   for (const stage of ['perception', 'decision', 'extraction'] as const) {
     const setting = config.profile.llm[stage];
