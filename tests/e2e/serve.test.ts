@@ -301,7 +301,11 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
 
     const refused = await post('brief.pdf', 'this is not a PDF at all');
     expect(refused.status).toBe(422);
-    expect((await jsonOf(refused)).error.code).toBe('unreadable_document');
+    const { error } = await jsonOf(refused);
+    expect(error.code).toBe('unreadable_document');
+    // The reason names the person's file, never the temp file it was read from.
+    expect(error.message).toMatch(/^brief\.pdf could not be read/);
+    expect(error.message).not.toContain('.cortex-tmp-');
     expect(readFileSync(join(project.documentsDir, 'brief.pdf')).equals(good)).toBe(true);
     expect(snapshot()).toEqual(before);
     expect(readdirSync(project.documentsDir).filter((f) => f.startsWith('.'))).toEqual([]);
