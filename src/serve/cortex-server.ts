@@ -72,7 +72,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     const method = req.method ?? 'GET';
     const path = url.pathname;
     if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-      return sendJson(res, 200, { status: 'ok', running: slots.running, max_concurrent: slots.limit }, checkAccess(req, policy, { needsToken: false }));
+      return sendJson(res, 200, { status: 'ok', running: slots.running, max_concurrent: slots.limit, viewers: live.viewers }, checkAccess(req, policy, { needsToken: false }));
     }
     if (isPagePath(path) && (method === 'GET' || method === 'HEAD')) {
       checkAccess(req, policy, { needsToken: false });

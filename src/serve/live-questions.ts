@@ -147,6 +147,13 @@ export class LiveQuestions {
     return live;
   }
 
+  /** Viewers of all running questions now. */
+  get viewers(): number {
+    let total = 0;
+    for (const live of this.bySession.values()) total += live.watching;
+    return total;
+  }
+
   /** Cancels every running question (the server is closing). */
   stopAll(): void {
     for (const live of this.bySession.values()) live.stop();
