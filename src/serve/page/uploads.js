@@ -1,6 +1,6 @@
 // Documents dropped anywhere on the chat (or chosen): each upload's progress and result shown beside the thread.
 import { askForToken, authorization, Failure, headingFor, NOT_REACHABLE } from './api.js';
-import { el } from './dom.js';
+import { el, plural } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,7 +53,8 @@ export async function upload(file, done = () => {}) {
       }
     });
     row.className = 'upload ok';
-    label.textContent = body.name === file.name ? `Indexed ${file.name}: ${body.chunks} chunks` : `Indexed ${file.name} as ${body.name}: ${body.chunks} chunks`;
+    const chunks = plural(body.chunks, 'chunk', 'chunks');
+    label.textContent = body.name === file.name ? `Indexed ${file.name}: ${chunks}` : `Indexed ${file.name} as ${body.name}: ${chunks}`;
   } catch (err) {
     row.className = 'upload bad';
     // The reason as the server gave it names the person's file; the heading alone when it gave none.
