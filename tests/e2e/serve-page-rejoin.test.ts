@@ -69,6 +69,8 @@ describe('rejoining a running question from the page (headless Chromium against 
     // The plan is only half written, and the address already names the session.
     expect(sessionOf(page)).toMatch(/^\d+-[0-9a-f]+$/);
     const address = page.url();
+    // The side panel lists the new session while its first question runs.
+    await page.locator('#sessions a.current', { hasText: 'HOLD-one: what is 40 + 2?' }).waitFor();
 
     await page.reload();
     const turn = turnOf(page);

@@ -102,6 +102,8 @@ async function draw(turn, events) {
       turn.fail(headingFor(data.error?.code), data.error?.message);
       return true;
     }
+    // A new session joins the list once its question is saved in it (the servers are chosen after that).
+    if (event === 'perceived' && !$('sessions').querySelector('a.current')) void loadSessions(session, openSession);
     if (event === 'elicitation') turn.elicitation(data);
     else if (event === 'elicitation_end') turn.elicitationEnd(data);
     else if (event === 'replay_gap') turn.gap();
@@ -168,7 +170,8 @@ function ask(question) {
     // The address names the session at once: a reload or a second tab opened on it joins this question.
     const id = response.headers.get('cortex-session-id');
     named(id);
-    if (id && id !== session) setSession(id, { push: true });
+    // Replaced, not pushed: Back from a new session's first question should not lead to a blank page that left it.
+    if (id && id !== session) setSession(id, { push: false });
     return sseEvents(response);
   };
   return watch(question, { controller, session: sessionId, events });
