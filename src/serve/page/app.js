@@ -71,8 +71,10 @@ async function renderThread() {
     const turns = sessionTurns(items, { before: live?.started });
     thread.replaceChildren(...(turns.length || live ? turns : [emptyState()]));
   } catch (err) {
-    if (shown !== session) return controller.abort();
+    controller.abort();
+    if (shown !== session) return;
     thread.replaceChildren(failureBox(err.status === 404 ? 'This session does not exist' : err.heading ?? 'The session could not be read', err.detail ?? err.message));
+    return toBottom();
   }
   toBottom();
   if (live) void watch(live.question, { controller, session: Promise.resolve(shown), events: async () => live.events });
