@@ -67,7 +67,7 @@ export class LiveQuestion {
   /** Keeps one event and sends it to every viewer; false once the question has ended. */
   publish(event: string, data: unknown): boolean {
     if (this.ended) return false;
-    const bytes = JSON.stringify(data)?.length ?? 0;
+    const bytes = Buffer.byteLength(JSON.stringify(data) ?? '');
     if (this.keptBytes + bytes <= MAX_REPLAY_BYTES) {
       this.kept.push({ event, data });
       this.keptBytes += bytes;
