@@ -42,12 +42,24 @@ export class LiveQuestion {
   private readonly viewers = new Set<Viewer>();
   private cancelGrace: (() => void) | undefined;
   private ended = false;
+  /** When the model request now running began (clock ms), for a late viewer's elapsed time. */
+  private modelRequestAt: number | undefined;
 
   constructor(
     readonly sessionId: string,
     readonly question: string,
-    private readonly options: { graceMs: number; startTimer: StartTimer; onEnd: () => void },
+    private readonly options: { graceMs: number; startTimer: StartTimer; onEnd: () => void; now: () => number },
   ) {}
+
+  /** Events a viewer joining now is sent before the live ones. */
+  get replayLength(): number {
+    return this.kept.length;
+  }
+
+  /** How long the model request running now has been running, in ms; null when none is. */
+  get modelRequestMs(): number | null {
+    return this.modelRequestAt === undefined ? null : this.options.now() - this.modelRequestAt;
+  }
 
   /** Aborts when the question is stopped, or left without viewers for the grace period. */
   get signal(): AbortSignal {
@@ -67,6 +79,8 @@ export class LiveQuestion {
   /** Keeps one event and sends it to every viewer; false once the question has ended. */
   publish(event: string, data: unknown): boolean {
     if (this.ended) return false;
+    if (event === 'llm_start') this.modelRequestAt = this.options.now();
+    else if (event === 'llm_end') this.modelRequestAt = undefined;
     const bytes = Buffer.byteLength(JSON.stringify(data) ?? '');
     if (this.keptBytes + bytes <= MAX_REPLAY_BYTES) {
       this.kept.push({ event, data });
@@ -124,10 +138,13 @@ export class LiveQuestions {
   private readonly bySession = new Map<string, LiveQuestion>();
   private readonly graceMs: number;
   private readonly startTimer: StartTimer;
+  private readonly now: () => number;
 
-  constructor({ graceMs = VIEWERLESS_GRACE_MS, startTimer = realTimer }: { graceMs?: number; startTimer?: StartTimer } = {}) {
+  /** `startTimer` and `now` (a clock in ms) are the real ones unless a test hands in its own. */
+  constructor({ graceMs = VIEWERLESS_GRACE_MS, startTimer = realTimer, now = () => performance.now() }: { graceMs?: number; startTimer?: StartTimer; now?: () => number } = {}) {
     this.graceMs = graceMs;
     this.startTimer = startTimer;
+    this.now = now;
   }
 
   /** The question running in `sessionId`, if any. */
@@ -141,6 +158,7 @@ export class LiveQuestions {
     const live = new LiveQuestion(sessionId, question, {
       graceMs: this.graceMs,
       startTimer: this.startTimer,
+      now: this.now,
       onEnd: () => this.bySession.delete(sessionId),
     });
     this.bySession.set(sessionId, live);

@@ -13,7 +13,7 @@ const notRunning = (id: string) => new ApiError(404, 'not_running', `no question
 
 /**
  * Streams the question running in session `id` as server-sent events: a `question` event ({session_id, question,
- * started}), every event so far, then the live ones up to its `result` (or `error`). Leaving does not cancel it.
+ * started, replayed, model_request_ms}), every event so far, then the live ones up to its `result` (or `error`). Leaving does not cancel it.
  * @throws ApiError 400 for a malformed id, 404 `not_running` when nothing runs there.
  */
 export function joinLiveRoute(res: ServerResponse, live: LiveQuestions, rawId: string, headers: Record<string, string>): void {
@@ -22,7 +22,9 @@ export function joinLiveRoute(res: ServerResponse, live: LiveQuestions, rawId: s
   if (!running) throw notRunning(id);
   for (const [key, value] of Object.entries(headers)) res.setHeader(key, value);
   const stream = new SseStream(res);
-  stream.send(QUESTION_EVENT, { session_id: id, question: running.question, started: running.started });
+  // `replayed`: how many events come before the live ones; `model_request_ms`: how long the model request still
+  // running has been, so the page's elapsed time does not start over from the moment it joined.
+  stream.send(QUESTION_EVENT, { session_id: id, question: running.question, started: running.started, replayed: running.replayLength, model_request_ms: running.modelRequestMs });
   res.on('close', running.join(stream));
 }
 

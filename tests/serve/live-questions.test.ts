@@ -92,6 +92,18 @@ describe('LiveQuestions', () => {
     expect(live.publish('planning', {})).toBe(false);
   });
 
+  it('says how many events a late viewer is sent first, and how long the model request still running has been', () => {
+    let clock = 1_000;
+    const live = new LiveQuestions({ now: () => clock }).start('1718000000-a1b2c3', 'q')!;
+    expect(live.modelRequestMs).toBeNull();
+    live.publish('llm_start', { stage: 'decision' });
+    live.publish('llm_text', { delta: 'async' });
+    clock += 4_500;
+    expect([live.replayLength, live.modelRequestMs]).toEqual([2, 4_500]);
+    live.publish('llm_end', {});
+    expect(live.modelRequestMs).toBeNull();
+  });
+
   it('tells a late viewer that earlier events were not kept once they passed the replay limit', () => {
     const live = new LiveQuestions().start('1718000000-a1b2c3', 'q')!;
     live.publish('running', { code: 'x'.repeat(MAX_REPLAY_BYTES - 100) });

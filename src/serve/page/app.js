@@ -77,7 +77,7 @@ async function renderThread() {
     return toBottom();
   }
   toBottom();
-  if (live) void watch(live.question, { controller, session: Promise.resolve(shown), events: async () => live.events });
+  if (live) void watch(live.question, { controller, session: Promise.resolve(shown), events: async () => live.events, joined: live });
 }
 
 /** Shows session `id` ('' for a new one). Leaving a running question does not stop it: it can be opened again. */
@@ -89,8 +89,12 @@ async function openSession(id, { push = true } = {}) {
   $('question').focus();
 }
 
-/** Draws a question's events into `turn`; true once its result (or error) came. */
-async function draw(turn, events) {
+/**
+ * Draws a question's events into `turn`; true once its result (or error) came. `joined` (a page joining late): after
+ * its `replayed` events, the model request still running is dated back by `model_request_ms`.
+ */
+async function draw(turn, events, joined) {
+  let drawn = 0;
   for await (const { event, data } of events) {
     const follow = nearBottom();
     if (event === 'result') {
@@ -110,6 +114,7 @@ async function draw(turn, events) {
     else if (event === 'elicitation_end') turn.elicitationEnd(data);
     else if (event === 'replay_gap') turn.gap();
     else turn.event(event, data);
+    if (joined && ++drawn === joined.replayed) turn.backdate(joined.model_request_ms);
     if (follow) toBottom();
   }
   return false;
@@ -119,7 +124,7 @@ async function draw(turn, events) {
  * Shows `question` as a running turn fed by `events()`; `session` resolves to its session id once known (for
  * Stop). Aborting `controller` only stops watching (another session was opened): the question runs on.
  */
-async function watch(question, { controller, session: sessionId, events }) {
+async function watch(question, { controller, session: sessionId, events, joined }) {
   const thread = $('thread');
   thread.querySelector('.empty')?.remove();
   const turn = createTurn(question);
@@ -131,7 +136,7 @@ async function watch(question, { controller, session: sessionId, events }) {
   $('ask').hidden = true;
   $('stop').hidden = false;
   try {
-    if (!(await draw(turn, await events()))) turn.fail('The answer stopped arriving', 'The server closed the connection before the answer; it may have stopped.');
+    if (!(await draw(turn, await events(), joined))) turn.fail('The answer stopped arriving', 'The server closed the connection before the answer; it may have stopped.');
   } catch (err) {
     if (err.name === 'AbortError') {
       if (mine.stopped) turn.fail('Stopped', 'You stopped this question before it was answered.');

@@ -56,6 +56,8 @@ export function createTurn(question, { running = true } = {}) {
     gap() {
       list.append(el('li', 'notice', 'Some earlier steps are not shown: there were too many to keep for a page opened late.'));
     },
+    /** Dates the running model request back by `ms` (see liveSteps' backdate). */
+    backdate: (ms) => view.backdate(ms),
     /** Shows one agent event in the steps. */
     event: (type, data) => view.event(type, data),
     /** Shows the run's result (the `result` event's data, or one rebuilt from session memory). */
