@@ -3,13 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AgentEvent } from '../agent/types.js';
 import { resultJson } from '../runtime/result-json.js';
-import type { AskOptions, Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { ApiError, toApiError } from './api-error.js';
 import { readJsonBody, sendJson } from './http-io.js';
 import { QuestionSlots, RETRY_AFTER_SECONDS } from './question-slots.js';
 import type { PageElicitations } from './page-elicitations.js';
 import { requireSessionId } from './sessions-route.js';
 import { SseStream } from './sse-stream.js';
+import type { LiveQuestions } from './live-questions.js';
+import { reserveSession } from './new-session.js';
+import { SessionBusyError } from '../errors.js';
 
 /** Longest question accepted, in characters: a question, not a document (upload those). */
 export const MAX_QUESTION_CHARS = 20_000;
@@ -25,14 +28,19 @@ function eventData(event: AgentEvent): unknown {
   return event.type === 'result' ? resultJson(event.result) : event;
 }
 
+/** The response header naming a streamed question's session, sent with its first event. */
+export const SESSION_HEADER = 'cortex-session-id';
+
 /**
- * Handles POST /v1/ask for a server whose questions share `runtime` and `slots`. A streamed question's servers may
- * ask the person for input through `elicitations` (an `elicitation` event); a plain JSON one's are declined.
+ * Handles POST /v1/ask for a server whose questions share `runtime` and `slots`. A streamed question is named by
+ * its session at once (a new one is created first), kept in `live` for other viewers to join, and cancelled only by
+ * Stop or by having no viewer for a while; its servers may ask the person for input through `elicitations` (an
+ * `elicitation` event). A plain JSON question is cancelled when its connection closes; its servers' requests are declined.
  */
 export async function handleAsk(
   req: IncomingMessage,
   res: ServerResponse,
-  { runtime, slots, elicitations, maxBodyBytes, headers }: { runtime: Runtime; slots: QuestionSlots; elicitations: PageElicitations; maxBodyBytes: number; headers: Record<string, string> },
+  { runtime, slots, live, memoryDir, elicitations, maxBodyBytes, headers }: { runtime: Runtime; slots: QuestionSlots; live: LiveQuestions; memoryDir: string; elicitations: PageElicitations; maxBodyBytes: number; headers: Record<string, string> },
 ): Promise<void> {
   const parsed = AskBodySchema.safeParse(await readJsonBody(req, maxBodyBytes));
   if (!parsed.success) {
@@ -41,19 +49,20 @@ export async function handleAsk(
     throw new ApiError(400, 'bad_request', issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : `${key && !issue.message.startsWith(key) ? `${key}: ` : ''}${issue.message}`);
   }
   const { question, session_id, strategy } = parsed.data;
-  if (session_id !== undefined) requireSessionId(session_id);
+  const named = session_id === undefined ? undefined : requireSessionId(session_id).id;
+  if (named !== undefined && live.get(named)) throw new SessionBusyError(named);
   const release = slots.tryAcquire();
   if (!release) {
     throw new ApiError(429, 'too_many_questions', `${slots.limit} questions are already running; retry in a few seconds`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
   }
-  const controller = new AbortController();
-  // Closing the connection cancels the question (a finished response closes too, harmlessly).
-  res.on('close', () => controller.abort());
   try {
-    const session = session_id === undefined ? 'new' : { id: session_id };
     if ((req.headers.accept ?? '').includes('text/event-stream')) {
-      await streamAnswer(res, { runtime, elicitations, question, session, strategy, signal: controller.signal, headers });
+      await streamAnswer(res, { runtime, live, memoryDir, elicitations, question, named, strategy, headers });
     } else {
+      const controller = new AbortController();
+      // Closing the connection cancels the question (a finished response closes too, harmlessly).
+      res.on('close', () => controller.abort());
+      const session = named === undefined ? 'new' : { id: named };
       const result = await runtime.ask(question, { session, strategy, signal: controller.signal });
       if (!res.destroyed) sendJson(res, 200, resultJson(result), headers);
     }
@@ -64,19 +73,31 @@ export async function handleAsk(
 
 async function streamAnswer(
   res: ServerResponse,
-  options: { runtime: Runtime; elicitations: PageElicitations; question: string; session: AskOptions['session']; strategy?: string; signal: AbortSignal; headers: Record<string, string> },
+  options: { runtime: Runtime; live: LiveQuestions; memoryDir: string; elicitations: PageElicitations; question: string; named: string | undefined; strategy?: string; headers: Record<string, string> },
 ): Promise<void> {
-  const { runtime, elicitations, question, session, strategy, signal, headers } = options;
+  const { runtime, live, memoryDir, elicitations, question, named, strategy, headers } = options;
+  const reserved = named === undefined ? await reserveSession(memoryDir) : undefined;
+  const id = named ?? reserved!.id;
+  const running = live.start(id, question);
+  if (!running) throw new SessionBusyError(id);
   for (const [key, value] of Object.entries(headers)) res.setHeader(key, value);
+  res.setHeader(SESSION_HEADER, id);
+  if (headers['access-control-allow-origin']) res.setHeader('access-control-expose-headers', SESSION_HEADER);
   const stream = new SseStream(res);
+  const leave = running.join(stream);
+  res.on('close', leave);
   try {
-    const elicit = elicitations.forStream((event, data) => stream.send(event, data), signal);
-    await runtime.ask(question, { session, strategy, signal, elicit, onEvent: (event) => stream.send(event.type, eventData(event)) });
+    const elicit = elicitations.forStream((event, data) => running.publish(event, data), running.signal);
+    await runtime.ask(question, { session: { id }, strategy, signal: running.signal, elicit, onEvent: (event) => running.publish(event.type, eventData(event)) });
   } catch (err) {
-    // Before the first event the answer can still carry a proper status; after it, an `error` event ends the stream.
-    if (!stream.open) throw err;
     const error = toApiError(err);
-    stream.send('error', { error: { code: error.code, message: error.message } });
+    // Before the first event the asker's answer can still carry a proper status; other viewers get an `error` event.
+    const asStatus = !stream.open && !stream.closed;
+    if (asStatus) leave();
+    running.publish('error', { error: { code: error.code, message: error.message } });
+    if (asStatus) throw err;
+  } finally {
+    running.end();
+    await reserved?.discardIfEmpty();
   }
-  stream.end();
 }

@@ -10,6 +10,8 @@ import { passageRoute } from './passages.js';
 import { createDocumentsRoute } from './documents-route.js';
 import { readJsonBody, sendError, sendJson } from './http-io.js';
 import { decodeUrlPart, loggedTarget } from './http-input.js';
+import { LiveQuestions } from './live-questions.js';
+import { joinLiveRoute, stopLiveRoute } from './live-route.js';
 import { PageElicitations } from './page-elicitations.js';
 import { QuestionSlots } from './question-slots.js';
 import { getSessionRoute, listSessionsRoute } from './sessions-route.js';
@@ -63,13 +65,14 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
   const policy: AccessPolicy = { loopback: isLoopbackHost(host), ...(token ? { token } : {}), allowedOrigins: serve.allowed_origins };
   const slots = new QuestionSlots(serve.max_concurrent);
   const elicitations = new PageElicitations();
+  const live = new LiveQuestions();
   const documents = createDocumentsRoute({ config, maxUploadBytes: serve.max_upload_bytes });
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const method = req.method ?? 'GET';
     const path = url.pathname;
     if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-      return sendJson(res, 200, { status: 'ok', running: slots.running, max_concurrent: slots.limit }, checkAccess(req, policy, { needsToken: false }));
+      return sendJson(res, 200, { status: 'ok', running: slots.running, max_concurrent: slots.limit, viewers: live.viewers }, checkAccess(req, policy, { needsToken: false }));
     }
     if (isPagePath(path) && (method === 'GET' || method === 'HEAD')) {
       checkAccess(req, policy, { needsToken: false });
@@ -87,7 +90,7 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     };
     if (path === '/v1/ask') {
       allow('POST');
-      return handleAsk(req, res, { runtime, slots, elicitations, maxBodyBytes: serve.max_body_bytes, headers });
+      return handleAsk(req, res, { runtime, slots, live, memoryDir: config.paths.memory, elicitations, maxBodyBytes: serve.max_body_bytes, headers });
     }
     if (path.startsWith('/v1/elicitations/')) {
       allow('POST');
@@ -97,6 +100,16 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     if (path === '/v1/sessions') {
       allow('GET');
       return listSessionsRoute(res, config.paths.memory, url, headers);
+    }
+    const liveAction = /^\/v1\/sessions\/([^/]+)\/(live|stop)$/.exec(path);
+    if (liveAction) {
+      const id = decodeUrlPart(liveAction[1]!, 'the session id');
+      if (liveAction[2] === 'live') {
+        allow('GET');
+        return joinLiveRoute(res, live, id, headers);
+      }
+      allow('POST');
+      return stopLiveRoute(req, res, { live, rawId: id, maxBodyBytes: serve.max_body_bytes, headers });
     }
     if (path.startsWith('/v1/sessions/')) {
       allow('GET');
@@ -170,6 +183,8 @@ export async function startCortexServer({ runtime, config, host, port, token, lo
     server,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Questions outlive their connections (a page may come back): closing the server cancels them itself.
+      live.stopAll();
       server.closeAllConnections();
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)));

@@ -1,7 +1,7 @@
 // GET and POST /v1/documents: list the documents folder; upload one file into it and index it at once.
 import { link, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import { createExtractor } from '../rag/extract/create-extractor.js';
 import { createSafeFetch } from '../rag/extract/safe-fetch.js';
@@ -19,6 +19,11 @@ const MAX_LISTED_DOCUMENTS = 1_000;
 
 const nameTaken = (name: string) => new ApiError(409, 'name_taken', `documents/${name} is a folder`);
 const isFolderError = (err: NodeJS.ErrnoException) => err.code === 'EISDIR' || err.code === 'ENOTEMPTY' || err.code === 'EEXIST' || err.code === 'EPERM';
+
+/** `text` with the temp file's path and name (which the person never chose) replaced by the upload's own name. */
+function namedAsUploaded(text: string, temp: string, name: string): string {
+  return text.replaceAll(temp, name).replaceAll(basename(temp), name);
+}
 
 /** The documents endpoints of one server: uploads are read, swapped in and indexed one after another. */
 export function createDocumentsRoute({ config, maxUploadBytes }: { config: LoadedConfig; maxUploadBytes: number }) {
@@ -44,8 +49,8 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
     return { summary, chunks, failure: summary.failed.find((f) => f.file === name)?.reason };
   };
 
-  /** Reads `temp` as the indexer would; the reason it cannot be read, or null. */
-  const unreadable = async (temp: string): Promise<string | null> => {
+  /** Reads `temp` (the upload of `name`) as the indexer would; the reason it cannot be read, or null. */
+  const unreadable = async (temp: string, name: string): Promise<string | null> => {
     const { allowPrivateAddresses, captioner } = await indexSettings();
     const extractor = createExtractor({
       documentsDir,
@@ -54,7 +59,7 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
     });
     try {
       const read = await extractor.extract(temp);
-      return read.ok ? null : `${read.reason}: ${read.message}`;
+      return read.ok ? null : namedAsUploaded(`${read.reason}: ${read.message}`, temp, name);
     } finally {
       await extractor.close();
     }
@@ -67,7 +72,7 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
    */
   const replace = async (temp: string, requested: string) => {
     const name = await storedName(documentsDir, requested);
-    const problem = await unreadable(temp);
+    const problem = await unreadable(temp, name);
     if (problem !== null) throw new ApiError(422, 'unreadable_document', `${name} could not be read, so nothing was changed: ${problem}`);
     const path = join(documentsDir, name);
     const previous = tempPathFor(documentsDir, name, 'previous');

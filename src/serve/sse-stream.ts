@@ -16,7 +16,7 @@ export type SseTarget = Pick<ServerResponse, 'write' | 'end' | 'destroy' | 'writ
 /**
  * Writes `event: <name>` / `data: <json>` frames. Headers go out with the first frame, so an error found before
  * any event can still be answered with a proper status. When more than `maxBufferedBytes` wait unsent, the
- * connection is destroyed (the question is then cancelled by its close handler): memory stays bounded.
+ * connection is destroyed (that viewer is then gone, as if it had closed the page): memory stays bounded.
  */
 export class SseStream {
   private started = false;

@@ -40,6 +40,7 @@ const PAGE_FILES: Record<string, [file: string, type: string]> = {
   '/sources.js': ['sources.js', JS],
   '/elicitation-form.js': ['elicitation-form.js', JS],
   '/sidebar.js': ['sidebar.js', JS],
+  '/uploads.js': ['uploads.js', JS],
   '/dom.js': ['dom.js', JS],
   '/folded-text.js': ['folded-text.js', JS],
   '/style.css': ['style.css', CSS],

@@ -1,9 +1,9 @@
-// Cancel means cancel, end to end: a question cancelled over HTTP makes no tool call after the cancel, its slot is
-// held until its plan has ended, and cancelled questions never delay the next one.
+// Cancel means cancel, end to end: a question stopped over HTTP makes no tool call after the cancel, its slot is
+// held until its plan has ended, and cancelled questions never delay the next one; a viewer leaving cancels nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { recorderProject, startGateLlm } from './cancel-harness.js';
-import { ask, jsonOf, ollamaEnv, startServe, type ServeRun, type SseEvent } from './serve-harness.js';
+import { ask, joinQuestion, jsonOf, ollamaEnv, sessionOf, startServe, stopQuestion, type ServeRun, type SseEvent } from './serve-harness.js';
 
 /** Requests made while waiting for the server to notice something; each awaits a real answer, no timers. */
 const MAX_POLLS = 2_000;
@@ -25,9 +25,9 @@ async function* sseEvents(response: Response): AsyncGenerator<SseEvent> {
   }
 }
 
-/** Reads events until one matches; throws if the stream ends first. */
+/** Reads events until one matches, leaving the stream open for more; throws if the stream ends first. */
 async function until(events: AsyncGenerator<SseEvent>, match: (e: SseEvent) => boolean): Promise<SseEvent> {
-  for await (const e of events) if (match(e)) return e;
+  for (let next = await events.next(); !next.done; next = await events.next()) if (match(next.value)) return next.value;
   throw new Error('the stream ended before the expected event');
 }
 
@@ -58,32 +58,51 @@ describe('cortex serve: cancel means cancel (real sandbox, a real MCP server rec
   const calls = () => project.calls();
   const release = (tag: string) => project.release(tag);
 
-  it('makes no tool call after an HTTP disconnect, even when the call it was waiting on answers later', async () => {
-    const controller = new AbortController();
-    const response = await ask(serve.url, { question: 'Run GATE-A' }, { signal: controller.signal });
+  const health = async () => (await jsonOf(fetch(`${serve.url}/healthz`))) as { running: number; viewers: number };
+
+  it('keeps a question running when one of its two viewers disconnects: the other gets its answer', async () => {
+    const asker = new AbortController();
+    const response = await ask(serve.url, { question: 'Run GATE-V' }, { signal: asker.signal });
+    const session = sessionOf(response);
+    const other = sseEvents(await joinQuestion(serve.url, session));
+    expect((await other.next()).value).toMatchObject({ event: 'question', data: { session_id: session, question: 'Run GATE-V' } });
+    // The viewer who joined late sees what happened before it came.
+    await until(other, (e) => e.event === 'tool_call' && e.data.phase === 'start' && e.data.record.tool === 'gate');
+    asker.abort();
+    await pollUntil(health, (h) => h.viewers === 1);
+    release('GATE-V');
+    expect((await until(other, (e) => e.event === 'result')).data).toMatchObject({ status: 'answered', answer: 'passed', session_id: session });
+    expect(calls().filter((c) => c.includes('GATE-V'))).toEqual(['note GATE-V before', 'gate GATE-V', 'note GATE-V after the gate']);
+  });
+
+  it('makes no tool call after Stop, even when the call it was waiting on answers later; every viewer gets the cancelled result', async () => {
+    const response = await ask(serve.url, { question: 'Run GATE-A' });
+    const session = sessionOf(response);
     const events = sseEvents(response);
     await until(events, (e) => e.event === 'tool_call' && e.data.phase === 'start' && e.data.record.tool === 'gate');
-    controller.abort();
+    const other = sseEvents(await joinQuestion(serve.url, session));
+    expect((await stopQuestion(serve.url, session)).status).toBe(200);
+    for (const stream of [events, other]) expect((await until(stream, (e) => e.event === 'result')).data).toMatchObject({ status: 'cancelled' });
     // The slot is held until the plan has really ended.
     await pollUntil(running, (n) => n === 0);
+    expect((await stopQuestion(serve.url, session)).status).toBe(404);
     // The gate the plan was waiting on now answers; the cancelled plan must not go on to its next call.
     release('GATE-A');
     expect(await jsonOf(ask(serve.url, { question: 'Run NOTE-B' }, { sse: false }))).toMatchObject({ status: 'answered', answer: 'noted' });
-    expect(calls()).toEqual(['note GATE-A before', 'gate GATE-A', 'note NOTE-B']);
+    expect(calls().filter((c) => !c.includes('GATE-V'))).toEqual(['note GATE-A before', 'gate GATE-A', 'note NOTE-B']);
   });
 
   it('answers the next question after 8 quick cancels, with none of their plans running or queued', async () => {
     const before = calls().length;
     const questions = Array.from({ length: 8 }, (_, i) => {
-      const controller = new AbortController();
       const tag = `GATE-C${i}`;
-      const response = ask(serve.url, { question: `Run ${tag}` }, { signal: controller.signal });
-      return { tag, controller, events: response.then(sseEvents) };
+      const response = ask(serve.url, { question: `Run ${tag}` });
+      return { tag, response, events: response.then(sseEvents) };
     });
     // Every plan is handed to the sandbox: two hold both workers at their gates, six wait for a worker.
     await Promise.all(questions.map(async (q) => until(await q.events, (e) => e.event === 'running')));
     await pollUntil(async () => (await running(), calls().filter((c) => c.startsWith('gate GATE-C')).length), (n) => n === 2);
-    for (const q of questions) q.controller.abort();
+    for (const q of questions) expect((await stopQuestion(serve.url, sessionOf(await q.response))).status).toBe(200);
     await pollUntil(running, (n) => n === 0);
     // Were any cancelled plan still holding a worker, this question would wait on a gate that never opens.
     expect(await jsonOf(ask(serve.url, { question: 'Run NOTE-D' }, { sse: false }))).toMatchObject({ status: 'answered', answer: 'noted' });

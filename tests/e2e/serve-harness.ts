@@ -98,6 +98,23 @@ export function ask(url: string, body: unknown, { sse = true, headers = {}, sign
   });
 }
 
+/** The session a streamed answer runs in, named by its response header. */
+export function sessionOf(response: Response): string {
+  const id = response.headers.get('cortex-session-id');
+  if (!id) throw new Error(`no cortex-session-id header (status ${response.status})`);
+  return id;
+}
+
+/** Stop: cancels the question running in `session` (POST /v1/sessions/{id}/stop). */
+export function stopQuestion(url: string, session: string): Promise<Response> {
+  return fetch(`${url}/v1/sessions/${session}/stop`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+}
+
+/** Joins the question running in `session` as another viewer (GET /v1/sessions/{id}/live). */
+export function joinQuestion(url: string, session: string, { signal }: { signal?: AbortSignal } = {}): Promise<Response> {
+  return fetch(`${url}/v1/sessions/${session}/live`, { headers: { accept: 'text/event-stream' }, ...(signal ? { signal } : {}) });
+}
+
 /** A response's JSON body, untyped (tests check it with matchers). */
 export async function jsonOf(response: Response | Promise<Response>): Promise<any> {
   return (await response).json();

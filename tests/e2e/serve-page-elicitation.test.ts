@@ -9,7 +9,7 @@ import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { tempProject } from './ask-harness.js';
 import { BOOKING_SERVER, startBookingLlm } from './booking-harness.js';
 import { openServedPage } from './browser.js';
-import { ask, eventsUntil, jsonOf, ollamaEnv, parseSse, type ServeRun, type SseEvent } from './serve-harness.js';
+import { ask, eventsUntil, jsonOf, ollamaEnv, parseSse, sessionOf, stopQuestion, type ServeRun, type SseEvent } from './serve-harness.js';
 
 /** Where the screenshot goes: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep it, else a temp folder. */
 const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
@@ -63,6 +63,23 @@ describe('a server asking the person during a question under cortex serve (elici
     await turn().locator('.answer .markdown', { hasText: 'booked for Ada, 4 guests' }).waitFor();
     expect(await form.locator('.status').textContent()).toBe('Sent.');
     expect(await form.locator('button.accept').isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a waiting form again after a reload, and takes the answer there', async () => {
+    await page.goto(serve.url);
+    await page.fill('#question', 'Book me a table');
+    await page.press('#question', 'Enter');
+    await turn().locator('form.elicitation').waitFor();
+    await page.reload();
+    const form = turn().locator('form.elicitation');
+    await form.waitFor();
+    expect(await turn().locator('.question').textContent()).toBe('Book me a table');
+    expect(await form.locator('.message').textContent()).toBe('Who is the table for?');
+    await form.locator('input[name="name"]').fill('Grace');
+    await form.locator('input[name="guests"]').fill('5');
+    await form.locator('button.accept').click();
+    await turn().locator('.answer .markdown', { hasText: 'booked for Grace, 5 guests' }).waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -184,12 +201,11 @@ describe('a server asking the person during a question under cortex serve (elici
     expect(answerOf(await rest())).toMatchObject({ status: 'answered', answer: 'booked for Ada, 3 guests' });
   });
 
-  it('cancels the request when the page stops the question', async () => {
-    const controller = new AbortController();
-    const streamed = await ask(serve.url, { question: 'Book me a table' }, { signal: controller.signal });
+  it('cancels the request when the question is stopped', async () => {
+    const streamed = await ask(serve.url, { question: 'Book me a table' });
     const { events } = await eventsUntil(streamed, (e) => e.event === 'elicitation');
     const asked = events.find((e) => e.event === 'elicitation')!.data;
-    controller.abort();
+    expect((await stopQuestion(serve.url, sessionOf(streamed))).status).toBe(200);
     // Once the question has ended (its slot free again), its request is gone: answering it finds nothing waiting.
     for (let poll = 0; (await jsonOf(fetch(`${serve.url}/healthz`))).running > 0; poll++) {
       if (poll >= MAX_HEALTH_POLLS) throw new Error('the stopped question never ended');

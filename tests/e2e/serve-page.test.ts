@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ollamaChatReply, type FakeLlmServer, type FakeReply } from '../helpers/fake-ollama-server.js';
@@ -6,9 +8,15 @@ import { openServedPage } from './browser.js';
 import { fenced, tempProject } from './ask-harness.js';
 import { ollamaEnv, startPlanningLlm, TWO_STEP_PLANS, type ServeRun } from './serve-harness.js';
 
+/** Where the screenshots go: CORTEX_PAGE_SCREENSHOTS (e.g. docs/) to keep them, else a temp folder. */
+const SHOTS_DIR = process.env.CORTEX_PAGE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'cortex-page-shots-'));
+
 /** A plan whose solve() answers `markdown` as it is. */
 const answering = (markdown: string) => ollamaChatReply(fenced(`async function solve() { return "FINAL_ANSWER: " + ${JSON.stringify(markdown)}; }`));
 
+/** A 1×1 PNG: an image that loads. */
+const DOT_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const IMAGES_ANSWER = `Here is the chart: ![chart](https://charts.invalid/q3.png) and the dot: ![dot](${DOT_PNG}) and a lost one: ![lost](/no-such-image.png)`;
 const TABLE_ANSWER = '| Planet | Moons |\n|---|---|\n| Mars | 2 |\n| Earth | 1 |\n\n```js\nconst moons = 3;\n```';
 const HOSTILE_ANSWER =
   'Done. <script>window.pwned = "script"</script><img src=x onerror="window.pwned = \'img\'"> ' +
@@ -31,6 +39,7 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     llm = await startPlanningLlm((prompt, stage) => {
       if (stage !== 'decision') return undefined;
       // Later prompts of a session carry the earlier questions: the newest question is tested first.
+      if (prompt.includes('Draw the chart')) return answering(IMAGES_ANSWER);
       if (prompt.includes('Say something hostile')) return answering(HOSTILE_ANSWER);
       if (prompt.includes('Tabulate the moons')) return answering(TABLE_ANSWER);
       if (!prompt.includes('[65,66]') || !prompt.includes('GATED')) return undefined;
@@ -137,16 +146,42 @@ describe('the web page (headless Chromium against cortex serve)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('drops images of an answer that cannot load, and shows the ones that do', async () => {
+    await page.fill('#question', 'Draw the chart');
+    await page.press('#question', 'Enter');
+    const answer = turns().last().locator('.answer .markdown');
+    await answer.getByText('Here is the chart:').waitFor();
+    // The two that cannot load (another site the page may not load from, a missing file) go; the dot stays.
+    await expect.poll(() => answer.locator('img').count()).toBe(1);
+    expect(await answer.locator('img').getAttribute('alt')).toBe('dot');
+    expect(await answer.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+  });
+
   /** A DataTransfer holding one file, as a drag from the desktop carries (the page's script context builds it). */
   const droppedFile = (name: string, text: string) =>
     page.evaluateHandle(`(() => { const t = new DataTransfer(); t.items.add(new File([${JSON.stringify(text)}], ${JSON.stringify(name)})); return t; })()`);
 
-  it('indexes a document dropped onto the page', async () => {
-    await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: await droppedFile('dropped.md', '# Dropped\n\nThe Zephyr probe launch code is ZEBRA-42.\n') });
-    await page.locator('#upload-status', { hasText: 'indexed dropped.md: 1 chunks' }).waitFor();
+  it('indexes a document dropped anywhere on the chat, lighting the chat up while it is dragged, and shows how it went beside the thread', async () => {
+    const dropped = await droppedFile('dropped.md', '# Dropped\n\nThe Zephyr probe launch code is ZEBRA-42.\n');
+    await page.dispatchEvent('#thread', 'dragenter', { dataTransfer: dropped });
+    expect(await page.evaluate('document.body.classList.contains("dragging")')).toBe(true);
+    expect(await page.locator('#drop-hint').isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS_DIR, 'page-dragging.png') });
+    await page.dispatchEvent('#thread', 'drop', { dataTransfer: dropped });
+    expect(await page.evaluate('document.body.classList.contains("dragging")')).toBe(false);
+    const uploads = page.locator('main #uploads li');
+    await uploads.filter({ hasText: 'Indexed dropped.md: 1 chunk' }).waitFor();
     await page.locator('#documents li', { hasText: 'dropped.md' }).waitFor();
-    await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: await droppedFile('setup.exe', 'MZ') });
-    await page.locator('#upload-status', { hasText: 'not indexed: "setup.exe" is not a supported document' }).waitFor();
+    await page.dispatchEvent('.composer', 'drop', { dataTransfer: await droppedFile('setup.exe', 'MZ') });
+    await uploads.filter({ hasText: 'setup.exe was not indexed: "setup.exe" is not a supported document' }).waitFor();
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 720 });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await page.screenshot({ path: join(SHOTS_DIR, `page-uploads-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await uploads.first().locator('button.dismiss').click();
+    expect(await uploads.count()).toBe(1);
   });
 
   it('says so when the session in the address does not exist', async () => {

@@ -8,7 +8,7 @@ import { MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from '../../src/serve/co
 import { resultOf, runCli } from '../cli/run-cli.js';
 import { ollamaChatReply, type FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { fenced, MATH_SERVER_YAML, tempProject } from './ask-harness.js';
-import { ask, jsonOf, ollamaEnv, parseSse, startPlanningLlm, startServe, type ServeRun } from './serve-harness.js';
+import { ask, jsonOf, ollamaEnv, parseSse, sessionOf, startPlanningLlm, startServe, stopQuestion, type ServeRun } from './serve-harness.js';
 
 const TWO_STEP_QUESTION = 'Add the ASCII codes of AB';
 /** A question with `HANG-<n>` gets no plan the first time a prompt carries that marker (later prompts may quote it from memory). */
@@ -106,13 +106,12 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     await llm?.close();
   });
 
-  /** Starts a question whose plan never comes; resolves with its abort function once the LLM has it. */
-  async function startHangingQuestion(body: Record<string, unknown> = {}): Promise<{ abort: () => void; response: Promise<Response> }> {
-    const controller = new AbortController();
+  /** Starts a streamed question whose plan never comes; resolves with its Stop once the LLM has it. */
+  async function startHangingQuestion(body: Record<string, unknown> = {}): Promise<{ stop: () => Promise<Response>; response: Promise<Response> }> {
     const reached = new Promise<void>((resolve) => hanging.push(resolve));
-    const response = ask(serve.url, { question: `HANG-${++hangCount} ${TWO_STEP_QUESTION}`, ...body }, { signal: controller.signal });
+    const response = ask(serve.url, { question: `HANG-${++hangCount} ${TWO_STEP_QUESTION}`, ...body });
     await reached;
-    return { abort: () => controller.abort(), response };
+    return { stop: async () => stopQuestion(serve.url, sessionOf(await response)), response };
   }
   const running = async () => ((await jsonOf(fetch(`${serve.url}/healthz`))) as { running: number }).running;
 
@@ -152,14 +151,16 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     expect((await ask(serve.url, { question: 'x', session_id: '1700000000-abcdef' }, { sse: false })).status).toBe(404);
   });
 
-  it('cancels a question when its client disconnects, and refuses a second question in a busy session with 409', async () => {
+  it('cancels a streamed question on Stop, and refuses a second question in a busy session with 409', async () => {
     const first = await jsonOf(ask(serve.url, { question: TWO_STEP_QUESTION }, { sse: false }));
-    const { abort, response } = await startHangingQuestion({ session_id: first.session_id });
-    const busy = await ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse: false });
-    expect(busy.status).toBe(409);
-    expect((await jsonOf(busy)).error.code).toBe('session_busy');
-    abort();
-    await expect(response.then((r) => r.text())).rejects.toThrow();
+    const { stop, response } = await startHangingQuestion({ session_id: first.session_id });
+    for (const sse of [false, true]) {
+      const busy = await ask(serve.url, { question: TWO_STEP_QUESTION, session_id: first.session_id }, { sse });
+      expect(busy.status).toBe(409);
+      expect((await jsonOf(busy)).error.code).toBe('session_busy');
+    }
+    expect((await stop()).status).toBe(200);
+    expect(parseSse(await (await response).text()).at(-1)).toMatchObject({ event: 'result', data: { status: 'cancelled', session_id: first.session_id } });
 
     const items = await pollUntil(
       async () => (await jsonOf(fetch(`${serve.url}/v1/sessions/${first.session_id}`))).items as any[],
@@ -181,7 +182,7 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
     expect((await jsonOf(refused)).error.code).toBe('too_many_questions');
-    for (const h of held) h.abort();
+    for (const h of held) expect((await h.stop()).status).toBe(200);
     await pollUntil(running, (n) => n === 0);
   });
 
@@ -301,7 +302,11 @@ describe('cortex serve (real MCP servers, sandbox and Ollama wire format)', () =
 
     const refused = await post('brief.pdf', 'this is not a PDF at all');
     expect(refused.status).toBe(422);
-    expect((await jsonOf(refused)).error.code).toBe('unreadable_document');
+    const { error } = await jsonOf(refused);
+    expect(error.code).toBe('unreadable_document');
+    // The reason names the person's file, never the temp file it was read from.
+    expect(error.message).toMatch(/^brief\.pdf could not be read/);
+    expect(error.message).not.toContain('.cortex-tmp-');
     expect(readFileSync(join(project.documentsDir, 'brief.pdf')).equals(good)).toBe(true);
     expect(snapshot()).toEqual(before);
     expect(readdirSync(project.documentsDir).filter((f) => f.startsWith('.'))).toEqual([]);

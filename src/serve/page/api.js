@@ -14,6 +14,20 @@ export const NOT_REACHABLE = 'Cortex-R server not reachable — is `cortex serve
 
 let token = sessionStorage.getItem('cortex-token') || '';
 
+/** Asks the person for the API token (after a 401); true when one was given. */
+export function askForToken() {
+  const given = window.prompt('This server needs its API token (CORTEX_API_TOKEN):');
+  if (!given) return false;
+  token = given.trim();
+  sessionStorage.setItem('cortex-token', token);
+  return true;
+}
+
+/** The Authorization header value, or '' when no token was given. */
+export function authorization() {
+  return token ? `Bearer ${token}` : '';
+}
+
 /** fetch() with the token; a 401 asks for it once. @throws Failure when the server cannot be reached. */
 export async function api(path, init = {}) {
   const headers = new Headers(init.headers || {});
@@ -25,14 +39,7 @@ export async function api(path, init = {}) {
     if (err.name === 'AbortError') throw err;
     throw new Failure(NOT_REACHABLE, 'The page could not connect to the server that served it.');
   }
-  if (response.status === 401 && !init.retried) {
-    const given = window.prompt('This server needs its API token (CORTEX_API_TOKEN):');
-    if (given) {
-      token = given.trim();
-      sessionStorage.setItem('cortex-token', token);
-      return api(path, { ...init, retried: true });
-    }
-  }
+  if (response.status === 401 && !init.retried && askForToken()) return api(path, { ...init, retried: true });
   return response;
 }
 

@@ -9,7 +9,7 @@ function runsOf(items) {
   const runs = [];
   for (const item of items) {
     const meta = item.metadata ?? {};
-    if (item.type === 'run_metadata' && meta.event === 'start') runs.push({ id: meta.run_id, question: item.text, maxSteps: meta.max_steps, strategy: meta.strategy, items: [] });
+    if (item.type === 'run_metadata' && meta.event === 'start') runs.push({ id: meta.run_id, started: item.timestamp, question: item.text, maxSteps: meta.max_steps, strategy: meta.strategy, items: [] });
     else if (runs.length && (meta.run_id === undefined || meta.run_id === runs[runs.length - 1].id)) runs[runs.length - 1].items.push(item);
   }
   return runs;
@@ -44,9 +44,11 @@ function replay(run) {
   return { events, result };
 }
 
-/** The turns of a session, oldest first, as elements. */
-export function sessionTurns(items) {
-  return runsOf(items).map((run) => {
+/** The turns of a session, oldest first, as elements; with `before` (ISO time), only the questions started before it. */
+export function sessionTurns(items, { before } = {}) {
+  const cutoff = before ? Date.parse(before) : Infinity;
+  const runs = runsOf(items).filter((run) => !(Date.parse(run.started) >= cutoff));
+  return runs.map((run) => {
     const turn = createTurn(run.question, { running: false });
     const { events, result } = replay(run);
     for (const [type, data] of events) turn.event(type, data);

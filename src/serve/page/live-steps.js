@@ -175,6 +175,12 @@ export function liveSteps(list, onStatus, now = () => performance.now()) {
       }
       status();
     },
+    /** The model request running now began `ms` ago (a page joining late learns it then), not when its event came. */
+    backdate(ms) {
+      if (!llm || typeof ms !== 'number') return;
+      llm.started = now() - ms;
+      tick();
+    },
     /** Stops the timer (the answer ended, or the page left it). */
     dispose() {
       stopTimer();

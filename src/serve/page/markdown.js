@@ -69,6 +69,16 @@ function guardLinks(fragment) {
 }
 
 /**
+ * An answer's image whose source cannot load (gone, not an image, or refused by the page's policy) is removed
+ * rather than shown as a broken-image icon; one that loads is shown as it came.
+ */
+function dropIfBroken(img) {
+  img.addEventListener('error', () => img.remove(), { once: true });
+  // Already failed before the listener (a cached failure): its natural size is 0 once complete.
+  if (img.complete && img.getAttribute('src') && img.naturalWidth === 0 && img.ownerDocument === document) img.remove();
+}
+
+/**
  * Markdown `text` as sanitised DOM: code blocks scroll in their own box with a copy button, tables too. `untrusted`:
  * the answer drew on outside content, so its links show their address and open only through a second click.
  */
@@ -85,6 +95,7 @@ export function renderMarkdown(text, { untrusted = false } = {}) {
     table.replaceWith(box);
     box.append(table);
   }
+  for (const img of fragment.querySelectorAll('img')) dropIfBroken(img);
   if (untrusted) guardLinks(fragment);
   return fragment;
 }

@@ -1,5 +1,5 @@
-// The side panel: sessions by their first question, the documents folder (refused files marked with why), uploads, servers.
-import { api, failureOf, getJson } from './api.js';
+// The side panel: sessions by their first question, the documents folder (refused files marked with why), servers.
+import { getJson } from './api.js';
 import { el, relativeTime } from './dom.js';
 
 /** Sessions listed. */
@@ -81,19 +81,4 @@ export async function loadDocuments() {
   if (total > documents.length) items.push(el('li', 'muted', `… ${total - documents.length} more`));
   if (!items.length) items.push(el('li', 'muted', 'No documents yet'));
   list.replaceChildren(...items);
-}
-
-/** Uploads one file into the documents folder and indexes it. */
-export async function upload(file) {
-  const status = $('upload-status');
-  status.textContent = `indexing ${file.name}…`;
-  try {
-    const response = await api(`/v1/documents?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file, headers: { 'content-type': 'application/octet-stream' } });
-    if (!response.ok) throw await failureOf(response);
-    const body = await response.json();
-    status.textContent = `indexed ${body.name}: ${body.chunks} chunks`;
-  } catch (err) {
-    status.textContent = `not indexed: ${err.detail || err.heading || err.message}`;
-  }
-  await loadDocuments();
 }

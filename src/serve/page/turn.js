@@ -52,6 +52,12 @@ export function createTurn(question, { running = true } = {}) {
       forms.get(data.id)?.end(data.action);
       forms.delete(data.id);
     },
+    /** Says that some earlier steps could not be kept for a page joining late (a `replay_gap` event). */
+    gap() {
+      list.append(el('li', 'notice', 'Some earlier steps are not shown: there were too many to keep for a page opened late.'));
+    },
+    /** Dates the running model request back by `ms` (see liveSteps' backdate). */
+    backdate: (ms) => view.backdate(ms),
     /** Shows one agent event in the steps. */
     event: (type, data) => view.event(type, data),
     /** Shows the run's result (the `result` event's data, or one rebuilt from session memory). */
