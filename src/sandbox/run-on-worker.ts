@@ -69,6 +69,7 @@ export function runOnWorker({ worker, runId, code, options, limits, startedAt }:
     ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
     ...(options.askUser ? { askUser: options.askUser } : {}),
     ...(options.onUserAnswer ? { onUserAnswer: options.onUserAnswer } : {}),
+    ...(options.toolEmbedder ? { toolEmbedder: options.toolEmbedder } : {}),
     pauseDeadline: () => pauseDeadline(),
   });
   const logs = new LogBuffer();

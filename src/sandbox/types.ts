@@ -1,5 +1,6 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
+import type { Embedder } from '../rag/embed/embedder.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
 export interface SandboxLimits {
@@ -105,6 +106,8 @@ export interface SandboxRunOptions {
   askUser?: AskPerson;
   /** Told each answer the person gave through `ask_user()` (their own words: the flow policy may treat them as named by the user). */
   onUserAnswer?: (answer: string) => void;
+  /** The profile's embedding model: `mcp.search_tools` fuses its similarity with the word ranking (absent: words alone). */
+  toolEmbedder?: Embedder;
 }
 
 /** Asks the person one question from a plan; resolves to their answer, or null when none came (declined, closed, timed out). */
