@@ -5,9 +5,11 @@ import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.j
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { createLlmEmbedder } from '../../src/rag/embed/llm-embedder.js';
+import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { lookUpTools, searchTools, searchToolsWith } from '../../src/sandbox/tool-search.js';
 import { ToolProxy } from '../../src/sandbox/tool-proxy.js';
 import { type FakeLlmServer, type RecordedRequest, startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
+import { TEST_LIMITS } from './contain.js';
 import { arithmeticCaller } from './fake-callers.js';
 import { realTools } from './tool-search-sets.js';
 
@@ -75,5 +77,20 @@ describe('searchToolsWith an embedding model', () => {
     const answer = JSON.parse(await proxy.handle(QUESTION, '[5]', 'search')) as { value: Array<{ server: string; name: string }> };
     expect(names(answer.value)).toContain('github.get_me');
     expect(proxy.calls).toEqual([]);
+  });
+
+  it('reaches solve() through the real sandbox: mcp.search_tools answers with the fused ranking', async () => {
+    const sandbox = createSandbox();
+    try {
+      const code = `async function solve() {
+        const hits = await mcp.search_tools(${JSON.stringify(QUESTION)}, 5);
+        return "FINAL_ANSWER: " + hits.map((h) => h.server + "." + h.name).join(" ");
+      }`;
+      const result = await sandbox.run({ code, tools: realTools, caller: arithmeticCaller(), limits: { ...TEST_LIMITS, maxToolCalls: 1, timeoutMs: 15_000 }, toolEmbedder: model });
+      expect(result).toMatchObject({ ok: true, calls: [] });
+      expect(result.ok && result.value.split(' ')).toContain('github.get_me');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
