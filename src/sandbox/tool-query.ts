@@ -10,7 +10,7 @@ const FILE_NAME = new RegExp(`[\\w-]\\.(?:${FILE_EXTENSIONS.replace(/ /g, '|')})
  * counts joined, in place of its parts, when the catalogue's vocabulary `known` has the joined word; a file name adds
  * "file", since the person means one even without saying so.
  */
-export function queryConcepts(query: string, known: ReadonlySet<string>): string[] {
+export function queryConcepts(query: string, known: { has(word: string): boolean }): string[] {
   const text = query.replace(/\b([a-z]+)-([a-z]+)\b/gi, (whole, a: string, b: string) => {
     const joined = toolWords(a + b);
     return joined.length === 1 && known.has(joined[0]!) ? a + b : whole;

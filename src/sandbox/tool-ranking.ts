@@ -65,14 +65,14 @@ function occurrences(words: readonly string[], term: string): number {
  */
 export function scoreTools(tools: readonly ToolInfo[], query: string): number[] {
   const { tools: indexed, df, avgDescription } = indexOf(tools);
-  const concepts = queryConcepts(query, new Set(df.keys()));
+  const concepts = queryConcepts(query, df);
   if (concepts.length === 0) return tools.map(() => 0);
   const idf = (term: string) => {
     const n = df.get(term) ?? 0;
     return Math.log(1 + (indexed.length - n + 0.5) / (n + 0.5));
   };
   const choices = concepts.map((c) => [{ term: c, weight: 1, idf: idf(c) }, ...[...synonymsOf(c)].map((s) => ({ term: s, weight: SYNONYM_WEIGHT, idf: idf(s) }))]);
-  const scores = indexed.map((t) => {
+  return indexed.map((t) => {
     let score = 0;
     let matched = 0;
     for (const alternatives of choices) {
@@ -91,6 +91,4 @@ export function scoreTools(tools: readonly ToolInfo[], query: string): number[] 
     // A tool matching more of what was asked beats one matching a single word strongly (Lucene's coord factor).
     return score * (matched / choices.length);
   });
-  return scores;
 }
-
