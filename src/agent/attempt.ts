@@ -123,6 +123,7 @@ export async function attempt(q: QuestionRun, at: AttemptAt): Promise<AttemptEnd
     limits: options.sandboxLimits,
     onToolCall: ({ phase, record }) => q.emit({ type: 'tool_call', phase, step, record }),
     ...(options.askUser ? { askUser: options.askUser } : {}),
+    ...(options.toolEmbedder ? { toolEmbedder: options.toolEmbedder } : {}),
     ...(flowGuard ? { onUserAnswer: (answer: string, choices?: readonly string[]) => flowGuard.userAnswered(answer, choices) } : {}),
     ...(signal ? { signal } : {}),
   });

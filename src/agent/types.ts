@@ -6,6 +6,7 @@ import type { ApproveTool, ServerSummary, ToolCaller, ToolInfo } from '../mcp/ty
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
 import type { PlanSkill } from '../sandbox/plan-skills.js';
+import type { Embedder } from '../rag/embed/embedder.js';
 import type { AskPerson, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
 import type { StrategyName } from './strategy.js';
 
@@ -62,6 +63,8 @@ export interface AgentOptions {
   askUser?: AskPerson;
   /** Saved plans offered to plans as `skills.NAME(args)`, each when the plan may call all its servers. */
   skills?: readonly PlanSkill[];
+  /** The profile's embedding model, fused into `mcp.search_tools` (absent: the word ranking alone). */
+  toolEmbedder?: Embedder;
 }
 
 /** How one attempt ended. */

@@ -28,6 +28,7 @@ import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import { planSkills } from '../skills/skill-file.js';
 import type { Notices } from './notices.js';
+import type { Embedder } from '../rag/embed/embedder.js';
 import { pickLlm } from './pick-llm.js';
 
 export interface RuntimeOptions {
@@ -162,7 +163,21 @@ export class Runtime {
     const hooks = Object.keys(profile.hooks).length > 0
       ? new HookRunner({ settings: profile.hooks, cwd: process.cwd(), onWarning: (m) => notify(`warning: ${m}`), onNotice: notify })
       : null;
-    return new Runtime(config, client, multi, sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options), await startTracing(process.env));
+    const runtime = new Runtime(config, client, multi, sandbox, memory, strategy, approve, router, Boolean(options.lazyServers), hooks, notify, interaction.ask, budgetKeeper(config, options), await startTracing(process.env));
+    runtime.loadToolEmbedder();
+    return runtime;
+  }
+
+  /** The profile's embedding model for `mcp.search_tools`, once its probe has answered (no question waits for it). */
+  private toolEmbedder: Embedder | undefined;
+
+  /** Starts loading the embedding model the profile names, if any; on failure tool search keeps to its word ranking. */
+  private loadToolEmbedder(): void {
+    const setting = this.config.profile.llm.embedding;
+    if (setting === 'builtin') return;
+    void import('../rag/index-folder.js')
+      .then(({ embedderForProfile }) => embedderForProfile(setting, this.config.models.models, process.env))
+      .then((embedder) => (this.toolEmbedder = embedder), () => undefined);
   }
 
   /** Switches the text model for the questions that follow (the REPL's /model). @throws as start() does for `--model`. */
@@ -300,6 +315,7 @@ export class Runtime {
       ...(hooks ? { wrapCaller: (guarded: GuardedCalls) => hooks.wrap(guarded) } : {}),
       ...(askUser ? { askUser } : {}),
       skills: await planSkills(this.config.paths.skills),
+      ...(this.toolEmbedder ? { toolEmbedder: this.toolEmbedder } : {}),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
       // In `ask`, our own servers start in well under a second: the plan prompt uses their cached tools while they start.

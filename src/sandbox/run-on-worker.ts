@@ -106,6 +106,7 @@ export class WorkerRun {
       ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
       ...(options.askUser ? { askUser: options.askUser } : {}),
       ...(options.onUserAnswer ? { onUserAnswer: options.onUserAnswer } : {}),
+      ...(options.toolEmbedder ? { toolEmbedder: options.toolEmbedder } : {}),
       pauseDeadline: () => this.deadline.pause(),
     });
     this.deadline = new PausableDeadline({

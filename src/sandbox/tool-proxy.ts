@@ -1,5 +1,6 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
+import type { Embedder } from '../rag/embed/embedder.js';
 import { RESOURCE_READER, type ApproveTool, type ResourceReadResult, type ToolCaller, type ToolInfo, type ToolProgress, type ToolResult } from '../mcp/types.js';
 import { callee, decodeArgs, MAX_NAMES_LISTED, MAX_TOOL_NAME_CHARS, unknownToolMessage } from './call-args.js';
 import { checkArgs, isPlainObject } from './check-args.js';
@@ -48,6 +49,8 @@ export interface ToolProxyOptions {
   askUser?: AskPerson;
   /** Told each answer the person gave through `ask_user()`. */
   onUserAnswer?: SandboxRunOptions['onUserAnswer'];
+  /** Fused into `mcp.search_tools` when it is an embedding model (tool-search.ts). */
+  toolEmbedder?: Embedder;
 }
 
 /** One per run. `handle()` never throws: every outcome becomes a reply for the isolate. */
@@ -96,7 +99,7 @@ export class ToolProxy {
   async handle(name: string, argsJson: string, mode: CallMode): Promise<ToolReply> {
     const started = performance.now();
     if (mode === 'resource') return this.readResource(name, started);
-    if (mode === 'search' || mode === 'describe') return lookUpTools(this.options.tools, name, argsJson, mode);
+    if (mode === 'search' || mode === 'describe') return lookUpTools(this.options.tools, name, argsJson, mode, this.options.toolEmbedder);
     if (mode === 'ask') return this.askPerson(name, argsJson);
     const tool = this.byName.get(name) ?? this.byQualifiedName.get(name);
     if (!tool) {

@@ -1,15 +1,17 @@
 // Ranks tools for a query in plain words: names split into words, BM25 over descriptions, server names, synonyms, stems.
 import type { ToolInfo } from '../mcp/types.js';
-import { stem } from '../rag/text/stem.js';
-import { STOPWORDS } from '../rag/text/stopwords.js';
+import { queryConcepts } from './tool-query.js';
+import { toolWords } from './tool-ranking-words.js';
 import { SYNONYM_WEIGHT, synonymsOf } from './tool-synonyms.js';
+
+export { toolWords };
 
 /** A query word in the tool's name counts this many times one in its description (names say what a tool does). */
 const NAME_WEIGHT = 3;
 /** A query word in the server's id (e.g. "git", "sqlite") counts this much. */
 const SERVER_WEIGHT = 1.5;
 /** Description words looked at: the opening says what the tool does; long usage notes would match every query. */
-const MAX_DESCRIPTION_WORDS = 60;
+const MAX_DESCRIPTION_WORDS = 40;
 /** A word of at least this many characters also matches the words it begins ("sql" does not, "javas" → "javascript" does). */
 const MIN_PREFIX_CHARS = 4;
 /** Credit for a prefix match, against 1 for a whole word. */
@@ -17,17 +19,6 @@ const PREFIX_CREDIT = 0.5;
 /** BM25's term-frequency saturation and length normalisation, as usual. */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
-
-/** Words of a name or text, split at snake_case, camelCase, kebab-case and digits, lower-cased, stopwords out, stemmed. */
-export function toolWords(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1 && !STOPWORDS.has(w))
-    .map(stem);
-}
 
 interface Indexed {
   name: string[];
@@ -73,9 +64,9 @@ function occurrences(words: readonly string[], term: string): number {
  * matched.
  */
 export function scoreTools(tools: readonly ToolInfo[], query: string): number[] {
-  const concepts = [...new Set(toolWords(query))];
-  if (concepts.length === 0) return tools.map(() => 0);
   const { tools: indexed, df, avgDescription } = indexOf(tools);
+  const concepts = queryConcepts(query, df);
+  if (concepts.length === 0) return tools.map(() => 0);
   const idf = (term: string) => {
     const n = df.get(term) ?? 0;
     return Math.log(1 + (indexed.length - n + 0.5) / (n + 0.5));

@@ -1,7 +1,9 @@
 // Tool search from inside solve(): `mcp.search_tools(query)` and `mcp.describe_tool(name)` answer from the run's
 // catalogue on the host, as data, so hundreds of signatures need not be in the prompt (Cloudflare's codemode idea).
 import type { ToolInfo } from '../mcp/types.js';
+import type { Embedder } from '../rag/embed/embedder.js';
 import { shortenAtWord, toolSignature } from './catalogue.js';
+import { fusedToolScores, fusesWith } from './tool-embeddings.js';
 import { scoreTools, toolWords } from './tool-ranking.js';
 
 /** Matches returned when the code gives no limit, and the most it may ask for. */
@@ -26,9 +28,24 @@ export interface ToolMatch {
  * synonyms and stems, rare words counting more). Ties keep catalogue order. An empty query lists the first tools.
  */
 export function searchTools(tools: readonly ToolInfo[], query: string, limit = DEFAULT_SEARCH_RESULTS): ToolMatch[] {
-  const count = Math.min(Math.max(1, Math.floor(Number.isFinite(limit) ? limit : DEFAULT_SEARCH_RESULTS)), MAX_SEARCH_RESULTS);
   const text = query.slice(0, MAX_QUERY_CHARS);
-  const scores = toolWords(text).length === 0 ? tools.map(() => 1) : scoreTools(tools, text);
+  return bestOf(tools, toolWords(text).length === 0 ? tools.map(() => 1) : scoreTools(tools, text), limit);
+}
+
+/**
+ * searchTools, with the word ranking fused with embedding similarity when `embedder` is an embedding model (see
+ * fusedToolScores; the built-in lexical embedder, or none, leaves the word ranking alone). Never throws: when the
+ * model fails, the answer is searchTools'.
+ */
+export async function searchToolsWith(embedder: Embedder | undefined, tools: readonly ToolInfo[], query: string, limit = DEFAULT_SEARCH_RESULTS): Promise<ToolMatch[]> {
+  const text = query.slice(0, MAX_QUERY_CHARS);
+  if (!fusesWith(embedder) || toolWords(text).length === 0 || tools.length === 0) return searchTools(tools, query, limit);
+  return bestOf(tools, await fusedToolScores(tools, text, scoreTools(tools, text), embedder), limit);
+}
+
+/** The `limit` (clamped to 1..MAX_SEARCH_RESULTS) best-scored tools with a score above 0; ties keep catalogue order. */
+function bestOf(tools: readonly ToolInfo[], scores: readonly number[], limit: number): ToolMatch[] {
+  const count = Math.min(Math.max(1, Math.floor(Number.isFinite(limit) ? limit : DEFAULT_SEARCH_RESULTS)), MAX_SEARCH_RESULTS);
   return tools
     .map((tool, index) => ({ tool, index, score: scores[index]! }))
     .filter((s) => s.score > 0)
@@ -63,9 +80,10 @@ export function describeTool(
 /**
  * The proxy's answer to `mcp.search_tools(query, limit?)` (mode `search`, `name` the query) and
  * `mcp.describe_tool(name)` (mode `describe`): a JSON reply `{ok: true, value}`, or a tool error for an unknown name.
- * Not tool calls: nothing leaves the host, and the call cap is not charged.
+ * Not tool calls: the call cap is not charged, and nothing leaves the host but the query to `embedder` when one is
+ * given (see searchToolsWith).
  */
-export function lookUpTools(tools: readonly ToolInfo[], name: string, argsJson: string, mode: 'search' | 'describe'): string {
+export async function lookUpTools(tools: readonly ToolInfo[], name: string, argsJson: string, mode: 'search' | 'describe', embedder?: Embedder): Promise<string> {
   if (mode === 'search') {
     let limit = DEFAULT_SEARCH_RESULTS;
     try {
@@ -74,7 +92,7 @@ export function lookUpTools(tools: readonly ToolInfo[], name: string, argsJson: 
     } catch {
       // A limit that is not a number is ignored.
     }
-    return JSON.stringify({ ok: true, value: searchTools(tools, name, limit) });
+    return JSON.stringify({ ok: true, value: await searchToolsWith(embedder, tools, name, limit) });
   }
   const found = describeTool(tools, name);
   if (found) return JSON.stringify({ ok: true, value: found });

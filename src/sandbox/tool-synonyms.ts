@@ -15,9 +15,9 @@ remainder modulo mod modulus
 power exponent raise pow
 remove delete erase drop forget discard destroy
 find search lookup look locate seek grep
-show display view print
+show display view print tell
 read content inside open
-create make new insert generate
+create make new insert generate init initialize
 save write store persist
 picture screenshot image capture snapshot photo
 folder directory dir
@@ -35,13 +35,13 @@ popup dialog alert confirm modal
 undo reset revert rollback
 history log past previous earlier last
 change diff modify edit status
-remember memory memorize knowledge entity observation fact person people
+remember memory memorize know knowledge entity observation fact person people
 link relate relation connect relationship
 think reason reflect thought thinking sequential
 column schema field structure
 row record entry
 sql query database db
-window resize size bigger smaller dimension
+window resize size bigger smaller large big dimension
 dark theme light color scheme media
 javascript js script code evaluate eval execute run
 console log message
@@ -65,13 +65,20 @@ blame author authorship
 clone copy repository repo
 markdown md
 close quit exit shut
-click tap button
+click tap button tick checkbox
 hover mouseover
 update change modify edit set alter
 merge combine join integrate
 latest newest recent current
 tag mark label
 ago relative since elapsed
+profile account whoami identity authenticated login signin
+conversation chat talk discussion session
+retry rerun restart
+reaction react emoji
+validate valid lint verify
+reply replies respond answer thread
+todo task
 `;
 
 /** Weight of a match through a synonym, against 1 for the word itself. */

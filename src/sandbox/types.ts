@@ -1,6 +1,7 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
 import type { PlanSkill } from './plan-skills.js';
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
+import type { Embedder } from '../rag/embed/embedder.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
 export interface SandboxLimits {
@@ -108,6 +109,8 @@ export interface SandboxRunOptions {
   onUserAnswer?: (answer: string, choices?: readonly string[]) => void;
   /** Saved plans the code may call as `skills.NAME(args)` (plan-skills.ts); their calls go through `caller` like any. */
   skills?: readonly PlanSkill[];
+  /** The profile's embedding model: `mcp.search_tools` fuses its similarity with the word ranking (absent: words alone). */
+  toolEmbedder?: Embedder;
 }
 
 /** Asks the person one question from a plan; resolves to their answer, or null when none came (declined, closed, timed out). */
