@@ -316,13 +316,13 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         }
       }
       if (stepResult === undefined) {
-        const reason = giveUpReason({ steps, cause: { kind: 'lifelines', step } });
+        const reason = giveUpReason({ question: options.query, steps, cause: { kind: 'retries', step } });
         await log.end('gave_up', reason, labels());
         return finish('gave_up', null, reason);
       }
       carried.push({ step, result: stepResult });
     }
-    const reason = giveUpReason({ steps, cause: { kind: 'steps', maxSteps, lastResult: carried.at(-1)?.result ?? null } });
+    const reason = giveUpReason({ question: options.query, steps, cause: { kind: 'steps', maxSteps, lastResult: carried.at(-1)?.result ?? null } });
     await log.end('gave_up', reason, labels());
     return finish('gave_up', null, reason);
   } catch (err) {

@@ -54,7 +54,7 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'perceived':
       return `servers: ${event.servers.join(', ') || '(none)'}${event.fallback ? ' (all of them: the model made no usable choice)' : ''}`;
     case 'planning':
-      return `step ${event.step} of ${event.maxSteps}: planning${event.lifelinesLeft > 0 ? ` (${plural(event.lifelinesLeft, 'retry', 'retries')} left)` : ' (last try)'}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
+      return `step ${event.step} of ${event.maxSteps}: planning${event.lifelinesLeft > 0 ? ` (${plural(event.lifelinesLeft, 'retry', 'retries')} left)` : ' (no retries left)'}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
     case 'running':
       return 'running the plan';
     case 'tool_call':
@@ -72,7 +72,10 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'llm_start':
       return `${stageLabel(event)} (${event.model})`;
     case 'llm_retry':
-      return `the model's request failed (${event.reason}); retrying (${event.attempt}/${event.maxAttempts}) in ${Math.ceil(event.delayMs / 1000)} s`;
+      // The last attempt is no retry to count on: it says so, rather than "retrying".
+      return event.attempt >= event.maxAttempts
+        ? `the model's request failed (${event.reason}); one last try in ${Math.ceil(event.delayMs / 1000)} s (no retries left)`
+        : `the model's request failed (${event.reason}); retrying (${event.attempt}/${event.maxAttempts}) in ${Math.ceil(event.delayMs / 1000)} s`;
     case 'llm_notice':
       return `note: ${event.message}`;
     case 'llm_end':
