@@ -13,8 +13,9 @@ const MAX_ERROR_PREVIEW_CHARS = 160;
 export const SPINNER_INTERVAL_MS = 120;
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-function preview(args: unknown): string {
-  const text = JSON.stringify(args) ?? '';
+/** A call's arguments as the code wrote them (`2,3` for `add(2, 3)`), else as sent; cut to MAX_ARGS_PREVIEW_CHARS. */
+function preview(record: { args: unknown; passed?: string }): string {
+  const text = record.passed ?? JSON.stringify(record.args) ?? '';
   return text.length <= MAX_ARGS_PREVIEW_CHARS ? text : `${text.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…`;
 }
 
@@ -61,8 +62,8 @@ export function describeEvent(event: AgentEvent): string | null {
       // The one record standing for a flood of refused calls is shown once, as its summary.
       if (event.record.summarised !== undefined) return event.phase === 'end' ? `  ✗ ${event.record.error ?? ''} (${event.record.tool})` : null;
       return event.phase === 'start'
-        ? `  → ${event.record.tool}(${preview(event.record.args)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
-        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record.args)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error)}` : ''}`;
+        ? `  → ${event.record.tool}(${preview(event.record)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
+        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error)}` : ''}`;
     case 'outcome':
       return event.outcome === 'final_answer'
         ? `step ${event.step}: answered`
@@ -103,7 +104,8 @@ export function createProgress(out: Output): { onEvent: (event: AgentEvent) => v
   let ticker: NodeJS.Timeout | undefined;
 
   const render = () => {
-    if (!activity || streaming) return;
+    // Spinner frames are for a terminal only: elsewhere (a log file, a pipe) each activity is one plain line.
+    if (!activity || streaming || !out.tty) return;
     const seconds = Math.floor((now() - activity.since) / 1000);
     const figures = activity.model ? ` · ${activity.model} · ${seconds} s${activity.tokens ? ` · ${activity.tokens} tokens` : ''}` : '';
     status.transient(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${activity.label}${figures}`);
