@@ -29,7 +29,8 @@ export function sessionLine(s: SessionInfo, style: Palette): string {
   const count = `${s.question_count} question${s.question_count === 1 ? '' : 's'}`.padEnd(12);
   const outcome = (s.last_outcome ? OUTCOME_WORDS[s.last_outcome] : '').padEnd(10);
   const outcomeShown = s.last_outcome === 'answered' ? style.green(outcome) : s.last_outcome ? style.red(outcome) : outcome;
-  const why = s.last_reason && s.last_outcome !== 'answered' ? style.dim(` (${s.last_reason})`) : '';
+  // The reason belongs to the last question, which is not the one shown when there are several.
+  const why = s.last_reason && s.last_outcome !== 'answered' ? style.dim(s.question_count > 1 ? ` · last question: ${s.last_reason}` : ` (${s.last_reason})`) : '';
   return `${s.id}  ${localTime(s.started)}  ${count}  ${outcomeShown}  ${s.error ? style.red(s.error) : `${s.first_query ?? ''}${why}`}`;
 }
 

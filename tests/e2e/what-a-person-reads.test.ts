@@ -90,6 +90,6 @@ describe('what a person reads after a question (built CLI)', () => {
     expect(run.stderr).not.toMatch(SPINNER_FRAME);
     const sessionLines = run.stderr.split('\n').filter((l) => /^session-|^\d{9,}-/.test(l) || LOCAL_TIME.test(l));
     expect(sessionLines).toHaveLength(1);
-    expect(sessionLines[0]).toMatch(new RegExp(`${LOCAL_TIME.source}  3 questions\\s+failed\\s+ok please \\(.*HTTP 500.*\\)$`));
+    expect(sessionLines[0]).toMatch(new RegExp(`${LOCAL_TIME.source}  3 questions\\s+failed\\s+ok please · last question: .*HTTP 500.*$`));
   });
 });
