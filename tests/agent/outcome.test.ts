@@ -22,6 +22,16 @@ describe('giveUpReason', () => {
     expect(reason).not.toMatch(/lifeline|solve\(\)|conservative/);
   });
 
+  it('leaves out the advice a tool error gives the model', () => {
+    const reason = giveUpReason({
+      question: 'Add them',
+      steps: [attempt(1, 0, 'A tool call failed: tools.add was called with invalid arguments: a must be a number. Call it as tools.add({a: number, b: number}).')],
+      cause: { kind: 'retries', step: 1 },
+    });
+    expect(reason).toContain('What went wrong last: A tool call failed: tools.add was called with invalid arguments: a must be a number.\n');
+    expect(reason).not.toContain('Call it as');
+  });
+
   it('suggests other words or a larger model when no server is to blame, and keeps the hint when the tries are cut', () => {
     const many = Array.from({ length: 60 }, (_, i) => attempt(1, 60 - i, `The code failed: ${'x'.repeat(200)}`));
     const reason = giveUpReason({ question: 'Q', steps: many, cause: { kind: 'retries', step: 1 } });
