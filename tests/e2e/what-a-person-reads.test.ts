@@ -10,6 +10,8 @@ import { fenced, ollamaEnv, planningOllama, promptOf, tempProject } from './ask-
 const SPINNER_FRAME = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 /** A session line's local start time: the one date format of sessions. */
 const LOCAL_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/;
+/** A port nothing listens on. */
+const NO_LLM = 'http://127.0.0.1:9';
 
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
@@ -76,6 +78,16 @@ describe('what a person reads after a question (built CLI)', () => {
     const show = await runCli(['--profile', project.profile, 'sessions', 'show', id], { env });
     expect(show.stdout).toMatch(new RegExp(`^Session ${id}, started ${LOCAL_TIME.source} `, 'm'));
     expect(show.stdout).toMatch(/^Failed: .*HTTP 500/m);
+  });
+
+  it('saves a question asked of a model that nothing answers for, as failed with the reason', async () => {
+    const { profile } = tempProject();
+    const env = ollamaEnv(NO_LLM);
+    const run = await runCli(['--profile', profile, '--model', 'ollama:qwen2.5-coder:7b', 'ask', 'anyone there?'], { env });
+    expect(run.code).not.toBe(0);
+    const json = JSON.parse((await runCli(['--profile', profile, '--json', 'sessions'], { env })).stdout);
+    expect(json).toHaveLength(1);
+    expect(json[0]).toMatchObject({ first_query: 'anyone there?', question_count: 1, last_outcome: 'failed', last_reason: expect.stringContaining('127.0.0.1:9') });
   });
 
   it('counts answered, gave up and failed questions in /stats, lists the session with the same date format, one line each', async () => {
