@@ -1,5 +1,5 @@
 // Judging a sandbox result as an outcome, and saying what was tried when giving up.
-import { oneLine, runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
+import { firstSentence, oneLine, runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import type { AgentStepRecord } from './types.js';
 import { badValue, type BadValueReason } from '../model-messages.js';
@@ -71,20 +71,11 @@ export function classifyResult(result: SandboxResult): PlanOutcome {
 /** Longest quote of the question in a give-up reason. */
 const MAX_QUESTION_CHARS = 120;
 
-/**
- * A diagnosis up to the end of its first sentence: what follows in a tool's error is often advice written for the
- * model ("Call it as tools.add({…})", "Do not call it again"), which a person should not be shown.
- */
-function firstSentence(text: string): string {
-  const end = text.search(/[.!?](\s|$)/);
-  return end >= 0 ? text.slice(0, end + 1) : text;
-}
-
 /** One attempt in plain words: `step 1, try 2 (used add, multiply (failed)): The code did not finish in time (5 s).` */
 function describeAttempt(record: AgentStepRecord, tryNo: number): string {
   const tools = record.tool_calls.length ? `used ${record.tool_calls.map((c) => `${c.name}${c.ok ? '' : ' (failed)'}`).join(', ')}` : 'no tool calls';
   const what =
-    record.outcome === 'further_processing' ? 'passed a result to the next step' : record.outcome === 'final_answer' ? 'answered' : record.diagnosis ? firstSentence(record.diagnosis) : 'the plan did not work';
+    record.outcome === 'further_processing' ? 'passed a result to the next step' : record.outcome === 'final_answer' ? 'answered' : record.diagnosis ? firstSentence(record.diagnosis, MAX_REASON_ATTEMPT_CHARS) : 'the plan did not work';
   return oneLine(`step ${record.step}, try ${tryNo} (${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
 }
 
@@ -121,7 +112,7 @@ export function giveUpReason({
       : `No answer to ${asked} within ${cause.maxSteps} step${cause.maxSteps === 1 ? '' : 's'}.` +
         (cause.lastResult !== null ? ` The last step's result was: ${oneLine(cause.lastResult, MAX_REASON_ATTEMPT_CHARS)}` : '');
   const last = steps.at(-1);
-  const wentWrong = last?.diagnosis ? [`What went wrong last: ${oneLine(firstSentence(last.diagnosis), MAX_REASON_ATTEMPT_CHARS)}`] : [];
+  const wentWrong = last?.diagnosis ? [`What went wrong last: ${oneLine(firstSentence(last.diagnosis, MAX_REASON_ATTEMPT_CHARS), MAX_REASON_ATTEMPT_CHARS)}`] : [];
   const perStep = new Map<number, number>();
   const attempts = steps.map((s) => {
     const n = (perStep.get(s.step) ?? 0) + 1;

@@ -2,6 +2,7 @@
 // time and tokens so far, and lines that stay for what happened; elsewhere, plain lines. `-v` adds the plan as the
 // model writes it, each request's figures and the code that runs.
 import type { AgentEvent } from '../agent/types.js';
+import { firstSentence } from '../sandbox/diagnosis.js';
 import type { Output } from './output.js';
 import { createStatusLine } from './status-line.js';
 
@@ -36,13 +37,6 @@ export function tokenFigures(promptTokens: number, completionTokens: number): st
   return `${count(promptTokens + completionTokens)} tokens (${count(promptTokens)} in, ${count(completionTokens)} out)`;
 }
 
-/** A tool's error as a person needs it: its first sentence (what follows is often advice written for the model). */
-function firstSentence(text: string): string {
-  const end = text.search(/[.!?](\s|$)/);
-  const sentence = end >= 0 ? text.slice(0, end + 1) : text;
-  return sentence.length <= MAX_ERROR_PREVIEW_CHARS ? sentence : `${sentence.slice(0, MAX_ERROR_PREVIEW_CHARS - 1)}…`;
-}
-
 function stageLabel(event: { stage: 'perception' | 'decision'; step: number }): string {
   return event.stage === 'perception' ? 'choosing servers' : `writing the plan for step ${event.step}`;
 }
@@ -63,7 +57,7 @@ export function describeEvent(event: AgentEvent): string | null {
       if (event.record.summarised !== undefined) return event.phase === 'end' ? `  ✗ ${event.record.error ?? ''} (${event.record.tool})` : null;
       return event.phase === 'start'
         ? `  → ${event.record.tool}(${preview(event.record)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
-        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error)}` : ''}`;
+        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error, MAX_ERROR_PREVIEW_CHARS)}` : ''}`;
     case 'outcome':
       return event.outcome === 'final_answer'
         ? `step ${event.step}: answered`
