@@ -79,13 +79,17 @@ function describeAttempt(record: AgentStepRecord, tryNo: number): string {
   return oneLine(`step ${record.step}, try ${tryNo} (${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
 }
 
-/** What a person could do next, judged from the last attempt: check a server that failed, else a larger model or other words. */
-function nextHint(last: AgentStepRecord | undefined): string {
+/**
+ * What a person could do next: check a server whose call failed on the last try; for a question that ran out of steps,
+ * more steps or a smaller question; else other words or a larger model.
+ */
+function nextHint(last: AgentStepRecord | undefined, outOfSteps: boolean): string {
   const failedServers = [...new Set((last?.tool_calls ?? []).filter((c) => !c.ok && c.server).map((c) => c.server!))];
   if (failedServers.length > 0) {
     const named = failedServers.map((s) => `"${s}"`).join(', ');
     return `check the server${failedServers.length === 1 ? '' : 's'} ${named} (cortex servers test ${failedServers[0]}), then ask again; or rephrase the question.`;
   }
+  if (outOfSteps) return 'split the question into smaller ones, allow more steps (strategy.max_steps in the profile), or use a larger model (--model).';
   return 'ask again in other words (say what you want more exactly), or use a larger model (--model).';
 }
 
@@ -119,7 +123,7 @@ export function giveUpReason({
     perStep.set(s.step, n);
     return `- ${describeAttempt(s, n)}`;
   });
-  const hint = `To try: ${nextHint(last)}`;
+  const hint = `To try: ${nextHint(last, cause.kind === 'steps')}`;
   const body = [head, ...wentWrong, 'Tries:', ...attempts].join('\n');
   // The hint is what a person acts on: it stays whole when the list of tries is cut.
   const room = MAX_REASON_CHARS - hint.length - 1;

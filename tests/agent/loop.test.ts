@@ -237,6 +237,7 @@ describe('runAgent', () => {
     const result = await run();
     expect(result.status).toBe('gave_up');
     expect(result.reason).toMatch(/within 2 steps\. The last step's result was: partial 2/);
+    expect(result.reason).toMatch(/To try: split the question into smaller ones, allow more steps \(strategy\.max_steps in the profile\)/);
   });
 
   it('puts recently successful tools first in a retry prompt, and the code may call exactly the tools shown', async () => {
