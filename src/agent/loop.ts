@@ -89,10 +89,10 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         if (end.outcome.kind === 'further_processing') stepResult = end.outcome.result;
         feedback = end.feedback;
       }
-      if (stepResult === undefined) return await giveUp(q, giveUpReason({ steps: q.steps, cause: { kind: 'lifelines', step } }));
+      if (stepResult === undefined) return await giveUp(q, giveUpReason({ question: options.query, steps: q.steps, cause: { kind: 'retries', step } }));
       carried.push({ step, result: stepResult });
     }
-    return await giveUp(q, giveUpReason({ steps: q.steps, cause: { kind: 'steps', maxSteps, lastResult: carried.at(-1)?.result ?? null } }));
+    return await giveUp(q, giveUpReason({ question: options.query, steps: q.steps, cause: { kind: 'steps', maxSteps, lastResult: carried.at(-1)?.result ?? null } }));
   } catch (err) {
     if (err instanceof RunCancelled || signal?.aborted) {
       const reason = `Cancelled during step ${currentStep} after ${q.steps.length} attempt${q.steps.length === 1 ? '' : 's'}.`;

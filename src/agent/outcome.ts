@@ -1,5 +1,5 @@
 // Judging a sandbox result as an outcome, and saying what was tried when giving up.
-import { oneLine, runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
+import { firstSentence, oneLine, runDiagnosis, valueDiagnosis } from '../sandbox/diagnosis.js';
 import type { SandboxResult } from '../sandbox/types.js';
 import type { AgentStepRecord } from './types.js';
 import { badValue, type BadValueReason } from '../model-messages.js';
@@ -68,27 +68,64 @@ export function classifyResult(result: SandboxResult): PlanOutcome {
   return further ? { kind: 'further_processing', result: payload } : { kind: 'final_answer', answer: payload };
 }
 
-function describeAttempt(record: AgentStepRecord): string {
-  const tools = record.tool_calls.length ? record.tool_calls.map((c) => `${c.name}${c.ok ? '' : ' (failed)'}`).join(', ') : 'no tool calls';
+/** Longest quote of the question in a give-up reason. */
+const MAX_QUESTION_CHARS = 120;
+
+/** One attempt in plain words: `step 1, try 2 (used add, multiply (failed)): The code did not finish in time (5 s).` */
+function describeAttempt(record: AgentStepRecord, tryNo: number): string {
+  const tools = record.tool_calls.length ? `used ${record.tool_calls.map((c) => `${c.name}${c.ok ? '' : ' (failed)'}`).join(', ')}` : 'no tool calls';
   const what =
-    record.outcome === 'further_processing' ? 'needed further processing' : record.outcome === 'final_answer' ? 'answered' : record.diagnosis ?? record.outcome;
-  return oneLine(`step ${record.step}, lifelines left ${record.lifeline} (${record.strategy}; ${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
+    record.outcome === 'further_processing' ? 'passed a result to the next step' : record.outcome === 'final_answer' ? 'answered' : record.diagnosis ? firstSentence(record.diagnosis, MAX_REASON_ATTEMPT_CHARS) : 'the plan did not work';
+  return oneLine(`step ${record.step}, try ${tryNo} (${tools}): ${what}`, MAX_REASON_ATTEMPT_CHARS);
 }
 
-/** Why the run gave up, and every attempt made, bounded. */
+/**
+ * What a person could do next: check a server whose call failed on the last try; for a question that ran out of steps,
+ * more steps or a smaller question; else other words or a larger model.
+ */
+function nextHint(last: AgentStepRecord | undefined, outOfSteps: boolean): string {
+  const failedServers = [...new Set((last?.tool_calls ?? []).filter((c) => !c.ok && c.server).map((c) => c.server!))];
+  if (failedServers.length > 0) {
+    const named = failedServers.map((s) => `"${s}"`).join(', ');
+    return `check the server${failedServers.length === 1 ? '' : 's'} ${named} (cortex servers test ${failedServers[0]}), then ask again; or rephrase the question.`;
+  }
+  if (outOfSteps) return 'split the question into smaller ones, allow more steps (strategy.max_steps in the profile), or use a larger model (--model).';
+  return 'ask again in other words (say what you want more exactly), or use a larger model (--model).';
+}
+
+/**
+ * Why the run gave up, in words for the person who asked (nothing written for the model): the question, what went
+ * wrong last, every attempt, and what to try next; bounded by MAX_REASON_CHARS.
+ */
 export function giveUpReason({
+  question,
   steps,
   cause,
 }: {
+  /** The question as the person typed it. */
+  question: string;
   steps: AgentStepRecord[];
-  /** 'lifelines': a step failed on every lifeline; 'steps': max_steps passed without a final answer. */
-  cause: { kind: 'lifelines'; step: number } | { kind: 'steps'; maxSteps: number; lastResult: string | null };
+  /** 'retries': a step failed on its every try; 'steps': max_steps passed without a final answer. */
+  cause: { kind: 'retries'; step: number } | { kind: 'steps'; maxSteps: number; lastResult: string | null };
 }): string {
+  const asked = `"${oneLine(question, MAX_QUESTION_CHARS)}"`;
+  const tries = steps.filter((s) => cause.kind === 'retries' && s.step === cause.step).length;
   const head =
-    cause.kind === 'lifelines'
-      ? `No answer: step ${cause.step} failed on every lifeline.`
-      : `No answer within ${cause.maxSteps} step${cause.maxSteps === 1 ? '' : 's'}.` +
-        (cause.lastResult !== null ? ` Last result: ${oneLine(cause.lastResult, MAX_REASON_ATTEMPT_CHARS)}` : '');
-  const text = [head, 'Tried:', ...steps.map((s) => `- ${describeAttempt(s)}`)].join('\n');
-  return text.length <= MAX_REASON_CHARS ? text : `${text.slice(0, MAX_REASON_CHARS - 1)}…`;
+    cause.kind === 'retries'
+      ? `No answer to ${asked}: step ${cause.step} failed on all ${tries} ${tries === 1 ? 'try' : 'tries'}, with no retries left.`
+      : `No answer to ${asked} within ${cause.maxSteps} step${cause.maxSteps === 1 ? '' : 's'}.` +
+        (cause.lastResult !== null ? ` The last step's result was: ${oneLine(cause.lastResult, MAX_REASON_ATTEMPT_CHARS)}` : '');
+  const last = steps.at(-1);
+  const wentWrong = last?.diagnosis ? [`What went wrong last: ${oneLine(firstSentence(last.diagnosis, MAX_REASON_ATTEMPT_CHARS), MAX_REASON_ATTEMPT_CHARS)}`] : [];
+  const perStep = new Map<number, number>();
+  const attempts = steps.map((s) => {
+    const n = (perStep.get(s.step) ?? 0) + 1;
+    perStep.set(s.step, n);
+    return `- ${describeAttempt(s, n)}`;
+  });
+  const hint = `To try: ${nextHint(last, cause.kind === 'steps')}`;
+  const body = [head, ...wentWrong, 'Tries:', ...attempts].join('\n');
+  // The hint is what a person acts on: it stays whole when the list of tries is cut.
+  const room = MAX_REASON_CHARS - hint.length - 1;
+  return `${body.length <= room ? body : `${body.slice(0, room - 1)}…`}\n${hint}`;
 }

@@ -153,9 +153,14 @@ export class RunLog {
     await this.trace.record({ type: status, run_id: this.runId, reason });
   }
 
-  /** A run stopped by our error or the environment's (LLM unreachable, broken prompt file): trace only. */
-  error(err: unknown): Promise<void> {
+  /**
+   * A run stopped by our error or the environment's (LLM unreachable or refusing, broken prompt file): an end item
+   * with status 'failed' and the error's message, so the session's list says why, and an error trace line.
+   */
+  async error(err: unknown): Promise<void> {
     const code = typeof (err as { code?: unknown })?.code === 'string' ? (err as { code: string }).code : 'internal';
-    return this.trace.record({ type: 'error', run_id: this.runId, code, message: errorMessage(err) });
+    const message = errorMessage(err);
+    await this.memory.add({ type: 'run_metadata', text: message, tags: ['failed'], metadata: { run_id: this.runId, event: 'end', status: 'failed', code } });
+    await this.trace.record({ type: 'error', run_id: this.runId, code, message });
   }
 }

@@ -2,6 +2,7 @@
 // time and tokens so far, and lines that stay for what happened; elsewhere, plain lines. `-v` adds the plan as the
 // model writes it, each request's figures and the code that runs.
 import type { AgentEvent } from '../agent/types.js';
+import { firstSentence } from '../sandbox/diagnosis.js';
 import type { Output } from './output.js';
 import { createStatusLine } from './status-line.js';
 
@@ -13,8 +14,9 @@ const MAX_ERROR_PREVIEW_CHARS = 160;
 export const SPINNER_INTERVAL_MS = 120;
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
-function preview(args: unknown): string {
-  const text = JSON.stringify(args) ?? '';
+/** A call's arguments as the code wrote them (`2,3` for `add(2, 3)`), else as sent; cut to MAX_ARGS_PREVIEW_CHARS. */
+function preview(record: { args: unknown; passed?: string }): string {
+  const text = record.passed ?? JSON.stringify(record.args) ?? '';
   return text.length <= MAX_ARGS_PREVIEW_CHARS ? text : `${text.slice(0, MAX_ARGS_PREVIEW_CHARS - 1)}…`;
 }
 
@@ -35,13 +37,6 @@ export function tokenFigures(promptTokens: number, completionTokens: number): st
   return `${count(promptTokens + completionTokens)} tokens (${count(promptTokens)} in, ${count(completionTokens)} out)`;
 }
 
-/** A tool's error as a person needs it: its first sentence (what follows is often advice written for the model). */
-function firstSentence(text: string): string {
-  const end = text.search(/[.!?](\s|$)/);
-  const sentence = end >= 0 ? text.slice(0, end + 1) : text;
-  return sentence.length <= MAX_ERROR_PREVIEW_CHARS ? sentence : `${sentence.slice(0, MAX_ERROR_PREVIEW_CHARS - 1)}…`;
-}
-
 function stageLabel(event: { stage: 'perception' | 'decision'; step: number }): string {
   return event.stage === 'perception' ? 'choosing servers' : `writing the plan for step ${event.step}`;
 }
@@ -54,15 +49,15 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'perceived':
       return `servers: ${event.servers.join(', ') || '(none)'}${event.fallback ? ' (all of them: the model made no usable choice)' : ''}`;
     case 'planning':
-      return `step ${event.step} of ${event.maxSteps}: planning${event.lifelinesLeft > 0 ? ` (${plural(event.lifelinesLeft, 'retry', 'retries')} left)` : ' (last try)'}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
+      return `step ${event.step} of ${event.maxSteps}: planning${event.lifelinesLeft > 0 ? ` (${plural(event.lifelinesLeft, 'retry', 'retries')} left)` : ' (no retries left)'}${event.narrowed ? ', tools narrowed to recent successes' : ''}`;
     case 'running':
       return 'running the plan';
     case 'tool_call':
       // The one record standing for a flood of refused calls is shown once, as its summary.
       if (event.record.summarised !== undefined) return event.phase === 'end' ? `  ✗ ${event.record.error ?? ''} (${event.record.tool})` : null;
       return event.phase === 'start'
-        ? `  → ${event.record.tool}(${preview(event.record.args)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
-        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record.args)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error)}` : ''}`;
+        ? `  → ${event.record.tool}(${preview(event.record)})${event.record.progress ? ` ${progressText(event.record.progress)}` : ''}`
+        : `  ${event.record.ok ? '✓' : '✗'} ${event.record.tool}(${preview(event.record)}) ${event.record.ms} ms${event.record.error ? `: ${firstSentence(event.record.error, MAX_ERROR_PREVIEW_CHARS)}` : ''}`;
     case 'outcome':
       return event.outcome === 'final_answer'
         ? `step ${event.step}: answered`
@@ -72,7 +67,10 @@ export function describeEvent(event: AgentEvent): string | null {
     case 'llm_start':
       return `${stageLabel(event)} (${event.model})`;
     case 'llm_retry':
-      return `the model's request failed (${event.reason}); retrying (${event.attempt}/${event.maxAttempts}) in ${Math.ceil(event.delayMs / 1000)} s`;
+      // The last attempt is no retry to count on: it says so, rather than "retrying".
+      return event.attempt >= event.maxAttempts
+        ? `the model's request failed (${event.reason}); one last try in ${Math.ceil(event.delayMs / 1000)} s (no retries left)`
+        : `the model's request failed (${event.reason}); retrying (${event.attempt}/${event.maxAttempts}) in ${Math.ceil(event.delayMs / 1000)} s`;
     case 'llm_notice':
       return `note: ${event.message}`;
     case 'llm_end':
@@ -100,7 +98,8 @@ export function createProgress(out: Output): { onEvent: (event: AgentEvent) => v
   let ticker: NodeJS.Timeout | undefined;
 
   const render = () => {
-    if (!activity || streaming) return;
+    // Spinner frames are for a terminal only: elsewhere (a log file, a pipe) each activity is one plain line.
+    if (!activity || streaming || !out.tty) return;
     const seconds = Math.floor((now() - activity.since) / 1000);
     const figures = activity.model ? ` · ${activity.model} · ${seconds} s${activity.tokens ? ` · ${activity.tokens} tokens` : ''}` : '';
     status.transient(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${activity.label}${figures}`);

@@ -10,6 +10,7 @@ import { checkSkillName, writeSkill } from '../skills/skill-file.js';
 import type { Output } from './output.js';
 import { plural, tokenFigures } from './progress.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { sessionLine } from './sessions-command.js';
 
 /** Sessions /sessions lists. */
 const SESSIONS_LISTED = 10;
@@ -33,6 +34,10 @@ export const REPL_HELP = [
 export class SessionStats {
   questions = 0;
   answered = 0;
+  gaveUp = 0;
+  cancelled = 0;
+  /** Questions stopped by an error (the model unreachable or refusing), with no result. */
+  failed = 0;
   promptTokens = 0;
   completionTokens = 0;
   totalMs = 0;
@@ -44,14 +49,23 @@ export class SessionStats {
     this.costUsd = this.costUsd === null || cost === null ? null : this.costUsd + cost;
     this.questions++;
     if (result.status === 'answered') this.answered++;
+    else if (result.status === 'gave_up') this.gaveUp++;
+    else this.cancelled++;
     this.promptTokens += result.usage.prompt_tokens;
     this.completionTokens += result.usage.completion_tokens;
     this.totalMs += result.timings.total_ms;
   }
 
+  /** A question that stopped with an error instead of a result. */
+  addFailure(): void {
+    this.questions++;
+    this.failed++;
+  }
+
   describe(): string {
+    const outcomes = `${this.answered} answered, ${this.gaveUp} gave up, ${this.failed} failed, ${this.cancelled} cancelled`;
     const cost = this.costUsd === null ? 'cost unknown (no price for the model)' : `about $${this.costUsd.toFixed(4)}`;
-    return `${plural(this.questions, 'question')} (${this.answered} answered) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${cost} · ${(this.totalMs / 1000).toFixed(1)} s`;
+    return `${plural(this.questions, 'question')} (${outcomes}) · ${tokenFigures(this.promptTokens, this.completionTokens)} · ${cost} · ${(this.totalMs / 1000).toFixed(1)} s`;
   }
 }
 
@@ -109,7 +123,7 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
     case 'sessions': {
       const sessions = await listSessions(ctx.memoryDir, { limit: SESSIONS_LISTED }).catch(() => []);
       if (sessions.length === 0) out.error('No saved sessions yet.');
-      for (const s of sessions) out.error(`${s.id}  ${new Date(s.started).toLocaleString()}  ${s.first_query ?? ''}`);
+      for (const s of sessions) out.error(sessionLine(s, out.err));
       return 'continue';
     }
     case 'save':

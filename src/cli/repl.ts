@@ -190,6 +190,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
         } catch (err) {
           // The model (or its server) failed: say so and stay, with the session as it was.
           progress.done();
+          stats.addFailure();
           out.error(out.err.red(`error: ${errorMessage(err)}`));
           out.error(out.err.dim('The session is kept: ask again, switch with /model NAME, or /exit.'));
         } finally {

@@ -1,12 +1,12 @@
 // `cortex sessions`: list the saved sessions (newest first), show one (questions, answers, plans), delete one.
 import type { LoadedConfig } from '../config/load-config.js';
-import { listSessions } from '../memory/session-files.js';
+import { listSessions, type SessionInfo } from '../memory/session-files.js';
 import type { QuestionOutcome } from '../memory/session-questions.js';
 import { readSessionView, removeSession } from '../memory/session-view.js';
 import { EXIT } from './exit-codes.js';
-import type { Output } from './output.js';
+import type { Output, Palette } from './output.js';
 
-/** `YYYY-MM-DD HH:MM` in the machine's time zone (people read local times; --json keeps ISO UTC). */
+/** `YYYY-MM-DD HH:MM` in the machine's time zone, the one date format of sessions (list, show, REPL); --json keeps ISO UTC. */
 export function localTime(iso: string): string {
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -17,8 +17,22 @@ const OUTCOME_WORDS: Record<QuestionOutcome, string> = {
   answered: 'answered',
   gave_up: 'gave up',
   cancelled: 'cancelled',
+  failed: 'failed',
   unfinished: 'unfinished',
 };
+
+/**
+ * A session as one line of a list (`cortex sessions`, the REPL's /sessions): id, local start time, questions, what
+ * became of the last one, and its first question, or why the last one did not answer.
+ */
+export function sessionLine(s: SessionInfo, style: Palette): string {
+  const count = `${s.question_count} question${s.question_count === 1 ? '' : 's'}`.padEnd(12);
+  const outcome = (s.last_outcome ? OUTCOME_WORDS[s.last_outcome] : '').padEnd(10);
+  const outcomeShown = s.last_outcome === 'answered' ? style.green(outcome) : s.last_outcome ? style.red(outcome) : outcome;
+  // The reason belongs to the last question, which is not the one shown when there are several.
+  const why = s.last_reason && s.last_outcome !== 'answered' ? style.dim(s.question_count > 1 ? ` · last question: ${s.last_reason}` : ` (${s.last_reason})`) : '';
+  return `${s.id}  ${localTime(s.started)}  ${count}  ${outcomeShown}  ${s.error ? style.red(s.error) : `${s.first_query ?? ''}${why}`}`;
+}
 
 export async function sessionsCommand(config: LoadedConfig, limit: number, out: Output): Promise<number> {
   const sessions = await listSessions(config.paths.memory, { limit });
@@ -27,12 +41,7 @@ export async function sessionsCommand(config: LoadedConfig, limit: number, out: 
   } else if (sessions.length === 0) {
     out.line(`No sessions yet in ${config.paths.memory}.`);
   } else {
-    for (const s of sessions) {
-      const count = `${s.question_count} question${s.question_count === 1 ? '' : 's'}`.padEnd(12);
-      const outcome = (s.last_outcome ? OUTCOME_WORDS[s.last_outcome] : '').padEnd(10);
-      const outcomeShown = s.last_outcome === 'answered' ? out.green(outcome) : s.last_outcome ? out.red(outcome) : outcome;
-      out.line(`${s.id}  ${localTime(s.started)}  ${count}  ${outcomeShown}  ${s.error ? out.red(s.error) : (s.first_query ?? '')}`);
-    }
+    for (const s of sessions) out.line(sessionLine(s, out));
   }
   return EXIT.ok;
 }
@@ -48,7 +57,7 @@ export async function sessionShowCommand(config: LoadedConfig, id: string, out: 
   if (view.questions.length === 0) out.line('No questions in it.');
   view.questions.forEach((q, i) => {
     out.line('');
-    out.line(`Question ${i + 1} (${localTime(q.asked)}): ${q.question}`);
+    out.line(`Question ${i + 1} (${localTime(q.asked)}): ${q.question.replace(/\s+/g, ' ').trim()}`);
     const attempts = new Map<number, number>();
     for (const plan of q.plans) {
       // The trace counts lifelines left; people read "attempt 2 of step 1".

@@ -72,15 +72,27 @@ export interface SessionInfo {
   question_count: number;
   /** What became of its last question; null when it has none. */
   last_outcome: QuestionOutcome | null;
+  /** Why its last question gave up, failed or was cancelled (the reason's first line); null otherwise. */
+  last_reason: string | null;
   path: string;
   /** Set when the file could not be read; the session is still listed so the user can see it. */
   error?: string;
 }
 
+/** Text on one line (a list shows one line per session), cut to MAX_LISTED_QUERY_CHARS. */
+function listed(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= MAX_LISTED_QUERY_CHARS ? flat : `${flat.slice(0, MAX_LISTED_QUERY_CHARS - 1)}…`;
+}
+
 function firstQuery(items: MemoryItem[]): string | null {
   const first = items.find((item) => item.type === 'run_metadata');
-  if (!first) return null;
-  return first.text.length <= MAX_LISTED_QUERY_CHARS ? first.text : `${first.text.slice(0, MAX_LISTED_QUERY_CHARS - 1)}…`;
+  return first ? listed(first.text) : null;
+}
+
+/** The first line of a reason (a give-up reason goes on to list every try), on one line. */
+function firstLine(reason: string | null): string | null {
+  return reason === null ? null : listed(reason.split('\n')[0]!);
 }
 
 /** The session files under baseDir, newest first, without reading them. */
@@ -108,6 +120,7 @@ export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_L
       item_count: 0,
       question_count: 0,
       last_outcome: null,
+      last_reason: null,
       path,
     };
     try {
@@ -117,6 +130,7 @@ export async function listSessions(baseDir: string, { limit = DEFAULT_SESSIONS_L
       const questions = sessionQuestions(items);
       info.question_count = questions.length;
       info.last_outcome = questions.at(-1)?.outcome ?? null;
+      info.last_reason = firstLine(questions.at(-1)?.reason ?? null);
     } catch (err) {
       info.error = (err as Error).message;
     }

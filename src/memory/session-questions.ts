@@ -1,7 +1,8 @@
 // A session file's items grouped by question (run): what was asked and what became of it.
 import type { MemoryItem } from './memory-item.js';
 
-export type QuestionOutcome = 'answered' | 'gave_up' | 'cancelled' | 'unfinished';
+/** 'failed': stopped by an error not the model's plan's (the LLM unreachable or refusing); 'unfinished': no end was saved. */
+export type QuestionOutcome = 'answered' | 'gave_up' | 'cancelled' | 'failed' | 'unfinished';
 
 /** One question of a session and what became of it. */
 export interface SessionQuestion {
@@ -11,7 +12,7 @@ export interface SessionQuestion {
   question: string;
   outcome: QuestionOutcome;
   answer: string | null;
-  /** Why it gave up or was cancelled. */
+  /** Why it gave up, failed or was cancelled. */
   reason: string | null;
   /** The code of each plan that ran for it (from the session's trace), in order. */
   plans: { step: number; lifeline: number; code: string }[];
@@ -34,7 +35,7 @@ export function sessionQuestions(items: MemoryItem[]): SessionQuestion[] {
       question.answer = item.final_answer ?? item.text;
     } else if (item.type === 'run_metadata' && item.metadata.event === 'end') {
       const status = item.metadata.status;
-      question.outcome = status === 'cancelled' ? 'cancelled' : 'gave_up';
+      question.outcome = status === 'cancelled' ? 'cancelled' : status === 'failed' ? 'failed' : 'gave_up';
       question.reason = item.text;
     }
   }

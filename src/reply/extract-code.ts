@@ -18,8 +18,11 @@ const CODE_START_RE =
   /^\s*(?:\/\/|\/\*|['"]use strict|(?:export\s+(?:default\s+)?)?(?:async\s+function|function|const|let|var|class|type|interface|enum|import)\b|(?:async\s+)?def\s|[{[])/;
 /** A prose line: words with no code punctuation at all. */
 const PROSE_LINE_RE = /^[\p{L}*#>\-\d][^;{}=]*$/u;
-/** A `FINAL_ANSWER:` line of prose (markdown bold and backticks allowed around the key). */
-const FINAL_ANSWER_LINE_RE = /^[\s>*_`#-]*FINAL_ANSWER[*_`]*\s*:[*_`\s]*(.*?)[*_`\s]*$/;
+/**
+ * A `FINAL_ANSWER:` line of prose: quote, heading or list marks, then markup opened before the key (`**`, `` ` ``),
+ * what closes it before the colon, and the rest of the line (which may start with the closers: `**FINAL_ANSWER:** x`).
+ */
+const FINAL_ANSWER_LINE_RE = /^(?:[\s>#]|[-*+](?=\s))*([*_`]*)FINAL_ANSWER([*_`]*)\s*:(.*)$/;
 
 /** Code punctuation or a declaration keyword somewhere in the text. */
 export function looksLikeCode(text: string): boolean {
@@ -135,6 +138,18 @@ export function findCodeBlocks(text: string, parse: typeof parseCode = parseCode
 }
 
 /**
+ * The answer's part of a FINAL_ANSWER line: only the markup that wraps the key is removed (its closers right after the
+ * colon, or at the line's end when the whole line is wrapped), so the answer's own bold and code spans stay whole.
+ */
+function withoutKeyMarkup(opened: string, closedBefore: string, rest: string): string {
+  const closer = [...opened.slice(closedBefore.length)].reverse().join('');
+  if (closer === '') return rest;
+  if (rest.startsWith(closer)) return rest.slice(closer.length);
+  const trimmed = rest.trimEnd();
+  return trimmed.endsWith(closer) ? trimmed.slice(0, -closer.length) : rest;
+}
+
+/**
  * `FINAL_ANSWER: x` on a line of prose (outside code fences; markdown bold and backticks allowed):
  * x is everything from there to the end of the turn, markdown kept, from the last such line. Null when there is none.
  */
@@ -147,7 +162,7 @@ export function proseFinalAnswer(text: string): string | null {
     const m = outside[i] ? FINAL_ANSWER_LINE_RE.exec(line) : null;
     if (m) {
       at = i;
-      first = m[1]!;
+      first = withoutKeyMarkup(m[1]!, m[2]!, m[3]!);
     }
   });
   if (at < 0) return null;

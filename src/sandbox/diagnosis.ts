@@ -102,3 +102,13 @@ export function oneLine(text: string, max = MAX_DETAIL_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
+
+/**
+ * The text up to the end of its first sentence, cut to `max` characters: what follows in a tool's error is often
+ * advice written for the model ("Call it as tools.add({…})", "Do not call it again"), which a person is not shown.
+ */
+export function firstSentence(text: string, max = MAX_DETAIL_CHARS): string {
+  const end = text.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? text.slice(0, end + 1) : text;
+  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1)}…`;
+}

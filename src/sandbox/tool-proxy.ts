@@ -107,24 +107,27 @@ export class ToolProxy {
       return this.refuse(shown, null, started, 'tool_error', unknownToolMessage(this.options.tools, this.byName, name, shown));
     }
     const args = decodeArgs(tool, argsJson, mode);
-    if (typeof args === 'string') return this.refuse(name, null, started, 'tool_error', args);
+    // What people see is what the code wrote, not the arguments as normalised for the server.
+    const passed = argsJson.length <= MAX_TOOL_ARGS_CHARS ? argsJson.slice(1, -1) : undefined;
+    if (typeof args === 'string') return this.refuse(name, null, started, 'tool_error', args, undefined, passed);
     const problems = checkArgs(tool.inputSchema, args);
     if (problems.length > 0) {
       return this.refuse(name, args, started, 'tool_error',
-        `${callee(name)} was called with invalid arguments: ${problems.join('; ')}. Call it as ${callee(name)}(${schemaToType(tool.inputSchema)}).`);
+        `${callee(name)} was called with invalid arguments: ${problems.join('; ')}. Call it as ${callee(name)}(${schemaToType(tool.inputSchema)}).`, undefined, passed);
     }
     if (this.dispatched >= this.options.maxToolCalls) {
       this.capHit = true;
       return this.refuse(name, args, started, 'call_cap',
-        `Tool-call limit reached: a plan may make at most ${this.options.maxToolCalls} tool calls, and this was call ${this.dispatched + 1}. Do not retry; return what you have or combine work into fewer calls.`);
+        `Tool-call limit reached: a plan may make at most ${this.options.maxToolCalls} tool calls, and this was call ${this.dispatched + 1}. Do not retry; return what you have or combine work into fewer calls.`, undefined, passed);
     }
     // The slot is held while the user is asked, so calls running beside this one can't pass the cap.
     this.dispatched++;
-    if (!this.options.approve) return this.dispatch(tool, args, mode, started);
+    if (!this.options.approve) return this.dispatch(tool, args, mode, started, passed);
     const refusal = await this.approve(tool, args);
-    if (refusal === null) return this.dispatch(tool, args, mode, started);
+    // The call's time starts once it is approved: the person's time to answer is not the tool's.
+    if (refusal === null) return this.dispatch(tool, args, mode, performance.now(), passed);
     this.dispatched--;
-    return this.refuse(name, args, started, 'tool_error', refusal, tool.server);
+    return this.refuse(name, args, performance.now(), 'tool_error', refusal, tool.server, passed);
   }
 
   /** `ask_user(question, {choices})`: asks the person with the run's clock stopped; never counts against the call cap. */
@@ -188,19 +191,19 @@ export class ToolProxy {
     const refusal = await this.approve(RESOURCE_READER, args);
     if (refusal !== null) {
       this.dispatched--;
-      return this.refuse(tool, args, started, 'tool_error', refusal);
+      return this.refuse(tool, args, performance.now(), 'tool_error', refusal);
     }
-    return this.run(tool, args, null, started, async (options) => {
+    return this.run(tool, args, null, performance.now(), async (options) => {
       const read: ResourceReadResult = await reader(uri, options);
       return { server: read.server, value: resourceValue(Array.isArray(read.contents) ? read.contents : []) };
     });
   }
 
-  private dispatch(tool: ToolInfo, args: Record<string, unknown>, mode: CallMode, started: number): Promise<ToolReply> {
+  private dispatch(tool: ToolInfo, args: Record<string, unknown>, mode: CallMode, started: number, passed: string | undefined): Promise<ToolReply> {
     return this.run(tool.name, args, tool.server, started, async (options, record) => {
       const result = await this.options.caller.callTool(tool.server, tool.remoteName, args, options);
       return { server: tool.server, reply: this.replyFor(tool.name, result, mode, record) };
-    });
+    }, passed);
   }
 
   /**
@@ -213,8 +216,11 @@ export class ToolProxy {
     server: string | null,
     started: number,
     call: (options: { signal: AbortSignal; timeoutMs: number; onProgress: (p: ToolProgress) => void; onWaitingForUser: () => () => void }, record: ToolCallRecord) => Promise<{ server: string; reply?: ToolReply; value?: unknown }>,
+    passed?: string,
   ): Promise<ToolReply> {
-    const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ok: false, ms: 0 };
+    const record: ToolCallRecord = { tool: name, ...(server ? { server } : {}), args, ...(passed !== undefined ? { passed } : {}), ok: false, ms: 0 };
+    /** Time the server spent waiting for the person (elicitation): not the tool's time. */
+    let waitedMs = 0;
     this.emit('start', record);
     const remainingMs = Math.max(1, Math.floor(this.deadline - performance.now()));
     // The call's own timeout applies only when it ends before the run does; otherwise the run's deadline
@@ -237,7 +243,9 @@ export class ToolProxy {
       const onWaitingForUser = () => {
         const resumeCall = callEnded?.pause();
         const resumeRun = this.options.pauseDeadline?.();
+        const since = performance.now();
         return () => {
+          waitedMs += performance.now() - since;
           resumeRun?.();
           resumeCall?.();
         };
@@ -257,7 +265,7 @@ export class ToolProxy {
       this.pending.delete(callId);
       callEnded?.dispose();
     }
-    record.ms = Math.round(performance.now() - started);
+    record.ms = Math.max(0, Math.round(performance.now() - started - waitedMs));
     this.calls.push(record);
     this.emit('end', record);
     return reply;
@@ -297,7 +305,7 @@ export class ToolProxy {
     return json;
   }
 
-  private refuse(tool: string, args: unknown, started: number, kind: 'tool_error' | 'call_cap', message: string, server?: string): ToolReply {
+  private refuse(tool: string, args: unknown, started: number, kind: 'tool_error' | 'call_cap', message: string, server?: string, passed?: string): ToolReply {
     this.refused++;
     this.lastRefusal = message;
     if (this.refused > MAX_REFUSALS_RECORDED || this.recordsFinished) {
@@ -306,7 +314,7 @@ export class ToolProxy {
       if (this.unrecorded.tools.size <= MAX_NAMES_LISTED) this.unrecorded.tools.add(tool);
       return errorReply(kind, message);
     }
-    const record: ToolCallRecord = { tool, ...(server ? { server } : {}), args, ok: false, ms: Math.round(performance.now() - started), error: message };
+    const record: ToolCallRecord = { tool, ...(server ? { server } : {}), args, ...(passed !== undefined ? { passed } : {}), ok: false, ms: Math.round(performance.now() - started), error: message };
     this.calls.push(record);
     this.emit('start', record);
     this.emit('end', record);

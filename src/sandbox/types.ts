@@ -71,8 +71,12 @@ export interface ToolCallRecord {
   tool: string;
   /** The server the call went to; absent when it was refused before reaching one (unknown tool). */
   server?: string;
+  /** The arguments sent (positional values named, an `{input: …}` wrapper removed). */
   args: unknown;
+  /** The argument list exactly as the code wrote it, as JSON without the brackets (`2,3` for `tools.add(2, 3)`), for people to read. */
+  passed?: string;
   ok: boolean;
+  /** How long the call ran, less the time a person took to answer its approval or a question it asked. */
   ms: number;
   error?: string;
   /** Set on the one record that stands for this many refused calls past the per-run record bound (tool names joined). */

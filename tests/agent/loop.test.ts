@@ -227,11 +227,13 @@ describe('runAgent', () => {
     const result = await run();
     expect(result).toMatchObject({ status: 'gave_up', answer: null });
     expect(result.steps.map((s) => s.lifeline)).toEqual([1, 0]);
-    expect(result.reason).toMatch(/step 1 failed on every lifeline/);
+    expect(result.reason).toMatch(/step 1 failed on all 2 tries, with no retries left/);
     // The summary is for a person: plain diagnoses, not the feedback written for the model.
-    expect(result.reason).toMatch(/multiply.*The code did not finish in time/);
-    expect(result.reason).toMatch(/lifelines left 0.*The code returned nothing \(undefined\)/);
-    expect(result.reason).not.toMatch(/Then send the corrected solve/);
+    expect(result.reason).toMatch(/step 1, try 1 \(used multiply\): The code did not finish in time/);
+    expect(result.reason).toMatch(/step 1, try 2 \(no tool calls\): The code returned nothing \(undefined\)/);
+    expect(result.reason).toMatch(/What went wrong last: The code returned nothing \(undefined\)/);
+    expect(result.reason).toMatch(/To try: .*larger model/);
+    expect(result.reason).not.toMatch(/lifeline|Then send the corrected solve|FINAL_ANSWER/);
     expect(llm.remaining).toBe(0);
     expect(events.filter((e) => e.type === 'planning').map((e) => (e as { lifelinesLeft: number }).lifelinesLeft)).toEqual([1, 0]);
     const lines = await traceLines(memory.tracePath);
@@ -247,7 +249,8 @@ describe('runAgent', () => {
     );
     const result = await run();
     expect(result.status).toBe('gave_up');
-    expect(result.reason).toMatch(/No answer within 2 steps\. Last result: partial 2/);
+    expect(result.reason).toMatch(/within 2 steps\. The last step's result was: partial 2/);
+    expect(result.reason).toMatch(/To try: split the question into smaller ones, allow more steps \(strategy\.max_steps in the profile\)/);
   });
 
   it('puts recently successful tools first in a retry prompt, and the code may call exactly the tools shown', async () => {

@@ -54,7 +54,7 @@ describe('budgets', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('42');
     expect(run.stderr).toContain("Gave up: Stopped: the next request to the model would pass the session's token budget of 100,000. Spent 40,000 tokens (about $0.04) on this question, 120,000 tokens (about $0.12) in this session.");
-    expect(run.stderr).toMatch(/2 questions \(1 answered\) · .* · about \$0\.1200 · /);
+    expect(run.stderr).toMatch(/2 questions \(1 answered, 1 gave up, 0 failed, 0 cancelled\) · .* · about \$0\.1200 · /);
   });
 
   it('a session budget counts what the session spent before, when `ask -c` continues it in a new run', async () => {

@@ -45,7 +45,7 @@ describe('cortex ask with a plan flooding the call cap (end to end)', () => {
     expect(flood.stderr).toMatch(/\d[\d,]* further calls rejected by the call cap/);
     expect(flood.stderr).not.toMatch(/timed out|timeout/i);
     // The flood's attempt is everything before the retry is planned.
-    const retryAt = flood.stderr.indexOf('planning (last try)');
+    const retryAt = flood.stderr.indexOf('planning (no retries left)');
     expect(retryAt).toBeGreaterThan(0);
     const floodAttempt = flood.stderr.slice(0, retryAt);
     const shownCalls = floodAttempt.split('\n').filter((l) => /^\s+[✓✗] /.test(l));

@@ -71,7 +71,7 @@ describe('cortex REPL and sessions', () => {
 });
 
 describe('cortex REPL interrupt', () => {
-  it('cancels the running question on Ctrl-C and keeps the REPL going', async () => {
+  it('cancels the running question on Ctrl-C, keeps the REPL going and counts it as cancelled in /stats', async () => {
     let decisions = 0;
     let hung = (): void => undefined;
     const decisionHangs = new Promise<void>((resolve) => (hung = resolve));
@@ -104,8 +104,10 @@ describe('cortex REPL interrupt', () => {
     expect(decisions).toBe(1);
     child.kill('SIGINT');
     await cancelled;
-    child.stdin.end('second question?\nexit\n');
+    child.stdin.end('second question?\n/stats\nexit\n');
     expect(await closed).toBe(0);
     expect(stdout).toContain('still here');
+    // /stats counts the cancelled question apart from the answered one.
+    expect(stderr).toMatch(/2 questions \(1 answered, 0 gave up, 0 failed, 1 cancelled\)/);
   });
 });

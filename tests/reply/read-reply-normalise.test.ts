@@ -154,8 +154,15 @@ describe('JSON tool calls', () => {
 describe('proseFinalAnswer', () => {
   it('reads the last FINAL_ANSWER line, markdown and all', () => {
     expect(proseFinalAnswer('Thinking…\nFINAL_ANSWER: Paris')).toBe('Paris');
-    expect(proseFinalAnswer('**FINAL_ANSWER:** `42`')).toBe('42');
+    expect(proseFinalAnswer('**FINAL_ANSWER:** `42`')).toBe('`42`');
+    expect(proseFinalAnswer('**FINAL_ANSWER: 42**')).toBe('42');
+    expect(proseFinalAnswer('- `FINAL_ANSWER`: Paris')).toBe('Paris');
     expect(proseFinalAnswer('FINAL_ANSWER: 1\nno wait\nFINAL_ANSWER: 2')).toBe('2');
+  });
+
+  it('keeps the closing backtick of a code span when bold ends the first line', () => {
+    expect(proseFinalAnswer('FINAL_ANSWER: **Use `npm test`**')).toBe('**Use `npm test`**');
+    expect(proseFinalAnswer('FINAL_ANSWER: `npm test` runs them\nthen `npm run build`')).toBe('`npm test` runs them\nthen `npm run build`');
   });
 
   it('ignores a line that merely returns it in code, and a reasoning block', () => {

@@ -4,6 +4,7 @@ import type { ApprovalDecision, ApproveTool, ToolCaller, ToolInfo } from '../../
 import { MAX_APPROVAL_PAUSE_MS, resolveLimits } from '../../src/sandbox/limits.js';
 import type { HostMessage, WorkerMessage } from '../../src/sandbox/protocol.js';
 import { runOnWorker } from '../../src/sandbox/run-on-worker.js';
+import type { ToolCallRecord } from '../../src/sandbox/types.js';
 import type { WorkerListener, WorkerProcess } from '../../src/sandbox/worker-process.js';
 import { arithmeticCaller, binaryTool } from './fake-callers.js';
 
@@ -34,13 +35,19 @@ function scriptedWorker() {
   return { worker: worker as unknown as WorkerProcess, sent, emit, killed: () => killed };
 }
 
-/** Runs a plan on the scripted worker with the `add` tool and TIMEOUT_MS as its limit. */
-function startRun(worker: WorkerProcess, caller: ToolCaller, approve?: ApproveTool) {
+/** Runs a plan on the scripted worker with the `add` tool and TIMEOUT_MS as its limit; `ended` gets each finished call's record. */
+function startRun(worker: WorkerProcess, caller: ToolCaller, approve?: ApproveTool, ended?: ToolCallRecord[]) {
   return runOnWorker({
     worker,
     runId: 1,
     code: 'async function solve() {}',
-    options: { code: '', tools: [binaryTool('add')], caller, ...(approve ? { approve } : {}) },
+    options: {
+      code: '',
+      tools: [binaryTool('add')],
+      caller,
+      ...(approve ? { approve } : {}),
+      ...(ended ? { onToolCall: (e: { phase: 'start' | 'end'; record: ToolCallRecord }) => void (e.phase === 'end' && ended.push(e.record)) } : {}),
+    },
     limits: resolveLimits({ timeoutMs: TIMEOUT_MS }),
     startedAt: performance.now(),
   });
@@ -74,6 +81,23 @@ describe('runOnWorker with an approval gate', () => {
     await vi.advanceTimersByTimeAsync(TIMEOUT_MS + 1_000);
     expect(w.killed()).toBe(true);
     expect((await output).result).toMatchObject({ ok: false, error: { kind: 'timeout' } });
+  });
+
+  it('shows a call\'s own time, not the time the person took to approve it, and its arguments as the code wrote them', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    let answer!: (d: ApprovalDecision) => void;
+    const approve = (_tool: ToolInfo) => new Promise<ApprovalDecision>((resolve) => { answer = resolve; });
+    const ended: ToolCallRecord[] = [];
+    const w = scriptedWorker();
+    const output = startRun(w.worker, arithmeticCaller(), approve, ended);
+    await vi.advanceTimersByTimeAsync(0);
+    // The person takes ten times the plan's time limit to say yes; the tool itself answers at once.
+    await vi.advanceTimersByTimeAsync(10 * TIMEOUT_MS);
+    answer({ approved: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(ended).toEqual([expect.objectContaining({ tool: 'add', ok: true, ms: 0, passed: '{"a":2,"b":3}' })]);
+    await vi.advanceTimersByTimeAsync(2 * TIMEOUT_MS + 1_000);
+    await output;
   });
 
   it('lets the clock run again after MAX_APPROVAL_PAUSE_MS even without an answer', async () => {

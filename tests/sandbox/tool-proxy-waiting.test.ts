@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallOptions, ToolCaller, ToolResult } from '../../src/mcp/types.js';
 import { ToolProxy } from '../../src/sandbox/tool-proxy.js';
+import type { ToolCallRecord } from '../../src/sandbox/types.js';
 import { binaryTool, numberResult } from './fake-callers.js';
 
 const TOOL_TIMEOUT_MS = 1_000;
@@ -26,7 +27,9 @@ function askingCaller() {
 
 function proxyFor(caller: ToolCaller, deadlineInMs: number) {
   const pauses = { started: 0, ended: 0 };
+  const ended: ToolCallRecord[] = [];
   const proxy = new ToolProxy({
+    onToolCall: (e) => void (e.phase === 'end' && ended.push(e.record)),
     tools: [binaryTool('add')],
     caller,
     maxToolCalls: 5,
@@ -39,7 +42,7 @@ function proxyFor(caller: ToolCaller, deadlineInMs: number) {
     },
   });
   const call = async () => JSON.parse(await proxy.handle('add', '[{"a":2,"b":3}]', 'parsed')) as { ok: boolean; value?: unknown; message?: string };
-  return { call, pauses };
+  return { call, pauses, ended };
 }
 
 afterEach(() => {
@@ -65,6 +68,20 @@ describe('ToolProxy while the person is asked', () => {
     expect(pauses).toEqual({ started: 1, ended: 1 });
     server.answer();
     expect(await reply).toEqual({ ok: true, value: 5 });
+  });
+
+  it("shows the call's own time, less the time the person took to answer the server", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const server = askingCaller();
+    const { call, ended } = proxyFor(server.caller, 60_000);
+    const reply = call();
+    await vi.advanceTimersByTimeAsync(10 * TOOL_TIMEOUT_MS);
+    server.stopAsking();
+    // The server works 30 ms after the person's answer.
+    await vi.advanceTimersByTimeAsync(30);
+    server.answer();
+    await reply;
+    expect(ended).toEqual([expect.objectContaining({ tool: 'add', ok: true, ms: 30 })]);
   });
 
   it('lets the time limit run again once the person has answered: a server silent after that still times out', async () => {
