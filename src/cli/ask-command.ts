@@ -6,8 +6,9 @@ import { CortexError, errorMessage, UsageError } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { Output } from './output.js';
-import { createProgress, plural, tokenFigures } from './progress.js';
-import { errorResultJson, resultJson } from '../runtime/result-json.js';
+import { createProgress } from './progress.js';
+import { errorResultJson } from '../runtime/result-json.js';
+import { printResult } from './print-result.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS } from './stdin-text.js';
 import { terminalAsk } from './terminal-ask.js';
@@ -96,31 +97,4 @@ async function latestSession(config: LoadedConfig, out: Output): Promise<string 
     return undefined;
   }
   return latest.id;
-}
-
-/** The answer on stdout (or the whole result with --json); why it gave up on stderr. */
-export function printResult(result: AgentRunResult, out: Output): void {
-  if (out.json) {
-    out.result(resultJson(result));
-    return;
-  }
-  if (result.status === 'answered') out.line(out.bold(result.answer ?? ''));
-  else out.error(out.err.red(`${result.status === 'cancelled' ? 'Cancelled' : 'Gave up'}: ${result.reason ?? ''}`));
-  // Shown whatever the flags: it says how far to trust the answer above.
-  if (result.caution) out.error(out.err.dim(result.caution));
-  for (const sent of result.sent) out.error(out.err.dim(`sent: ${sent}`));
-  out.info(out.err.dim(runSummary(result)));
-}
-
-/** One line of figures under an answer: steps and retries, tokens, time, and the session to continue. */
-export function runSummary(result: AgentRunResult): string {
-  const steps = new Set(result.steps.map((s) => s.step)).size;
-  const retries = result.steps.length - steps;
-  return [
-    `${plural(steps, 'step')}${retries ? `, ${plural(retries, 'retry', 'retries')}` : ''}`,
-    tokenFigures(result.usage.prompt_tokens, result.usage.completion_tokens),
-    ...(result.spend?.cost_usd ? [`about $${result.spend.cost_usd.toFixed(4)}`] : []),
-    `${(result.timings.total_ms / 1000).toFixed(1)} s`,
-    `session ${result.session_id}`,
-  ].join(' · ');
 }

@@ -8,7 +8,7 @@ import { listSessions } from '../memory/session-files.js';
 import { skillFromTrace } from '../skills/make-skill.js';
 import { checkSkillName, writeSkill } from '../skills/skill-file.js';
 import type { Output } from './output.js';
-import { plural, tokenFigures } from './progress.js';
+import { plural, tokenFigures } from '../runtime/describe-event.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { sessionLine } from './sessions-command.js';
 

@@ -9,7 +9,7 @@ import { errorMessage } from '../errors.js';
 import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../policy/approval-gate.js';
 import { promptLine } from './prompt-line.js';
-import { printResult } from './ask-command.js';
+import { printResult } from './print-result.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { attachHistorySearch } from './history-search.js';

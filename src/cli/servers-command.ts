@@ -7,7 +7,7 @@ import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import { isPlainObject } from '../sandbox/check-args.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
-import { plural } from './progress.js';
+import { plural } from '../runtime/describe-event.js';
 import { terminalAsk } from './terminal-ask.js';
 
 /** Starts every configured server and prints each one's status and tools. Exit 0 when all enabled ones are ready. */

@@ -7,7 +7,7 @@ import { SessionMemory } from '../memory/session-memory.js';
 import { skillFromTrace } from '../skills/make-skill.js';
 import { savedPlanLlm, skillArguments, skillQuestion } from '../skills/saved-plan-llm.js';
 import { checkSkillName, listSkills, readSkill, writeSkill, type Skill } from '../skills/skill-file.js';
-import { printResult } from './ask-command.js';
+import { printResult } from './print-result.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { createProgress } from './progress.js';

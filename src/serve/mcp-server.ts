@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeEvent } from '../cli/progress.js';
+import { describeEvent } from '../runtime/describe-event.js';
 import type { AskOptions, Runtime } from '../runtime/runtime.js';
 import { errorMessage } from '../errors.js';
 import { savedPlanLlm, skillArguments, skillQuestion } from '../skills/saved-plan-llm.js';

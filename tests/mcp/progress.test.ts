@@ -4,7 +4,7 @@ import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import type { ToolProgress } from '../../src/mcp/types.js';
 import { ToolProxy } from '../../src/sandbox/tool-proxy.js';
 import type { ToolCallRecord } from '../../src/sandbox/types.js';
-import { describeEvent } from '../../src/cli/progress.js';
+import { describeEvent } from '../../src/runtime/describe-event.js';
 import { httpSpec, startHttpFixture, PROGRESS_INTERVAL_MS, type HttpFixture } from './http-fixture.js';
 
 /** The call's own wait: several progress intervals, so one late notification on a busy machine does not end it. */
