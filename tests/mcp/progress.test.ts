@@ -71,7 +71,7 @@ describe('tool calls that report progress', () => {
     const reply = JSON.parse(await proxy.handle('wait_with_progress', '[]', 'parsed'));
     expect(reply).toEqual({ ok: true, value: 'done' });
     const shown = events.filter((e) => e.phase === 'start' && e.record.progress).map((e) => describeEvent({ type: 'tool_call', phase: 'start', step: 1, record: e.record }));
-    expect(shown[0]).toBe('  → wait_with_progress({}) 1 step 1');
+    expect(shown[0]).toBe('  → wait_with_progress() 1 step 1');
     expect(events.at(-1)).toMatchObject({ phase: 'end', record: { ok: true } });
 
     const silent = JSON.parse(await proxy.handle('wait_silently', '[]', 'parsed'));
