@@ -42,8 +42,10 @@ for (let i = 0; i < 3 && status.state === 'failed' && /sign in/.test(status.erro
   ({ multi, status } = await connect());
 }
 console.error(`state: ${status.state} ${status.error ?? ''} tools: ${status.tools.join(', ')}`);
-for (const tool of multi.listTools()) {
-  const call = () => multi.callTool(tool.server, tool.remoteName, tool.name === 'add_numbers' ? { a: 2, b: 3 } : {});
+// The calls the scenario asks for (as a model would write them), else each tool once.
+const calls = context.toolCalls ?? multi.listTools().map((tool) => ({ name: tool.remoteName, arguments: tool.name === 'add_numbers' ? { a: 2, b: 3 } : {} }));
+for (const tool of calls) {
+  const call = () => multi.callTool(spec.id, tool.name, tool.arguments);
   let res = await call().catch((err) => ({ error: String(err) }));
   // A tool that needs more access (403 insufficient_scope): the person signs in again, as the message says.
   if (/sign in/.test(res.error ?? '')) {

@@ -26,8 +26,13 @@ export interface McpSession {
   getServerVersion(): { name?: string; version?: string } | undefined;
   getInstructions(): string | undefined;
   getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown } | undefined;
-  listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string }>;
-  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: SessionRequestOptions): Promise<unknown>;
+  /** `ttlMs`: how long the server says the list stays fresh (2026-07-28), when it says. */
+  listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string; ttlMs?: number }>;
+  /**
+   * `definition`: the tool as listed, for what the protocol derives from its schema (2026-07-28 over HTTP: the
+   * `Mcp-Param-*` headers mirroring its `x-mcp-header` parameters).
+   */
+  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: SessionRequestOptions, definition?: SessionTool): Promise<unknown>;
   readResource(params: { uri: string }, options: SessionRequestOptions): Promise<{ contents: unknown[] }>;
   listPrompts(options: SessionRequestOptions): Promise<{ prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean }> }> }>;
   getPrompt(params: { name: string; arguments: Record<string, string> }, options: SessionRequestOptions): Promise<{ messages: Array<{ content: { type: string; text?: string } }> }>;
@@ -48,6 +53,11 @@ export function legacySession(client: Client, protocolVersion: string): McpSessi
     getPrompt: (params, options) => client.getPrompt(params, options),
     close: () => client.close(),
   };
+}
+
+/** A listed tool as the session takes it back on a call (`callTool`'s `definition`). */
+export function definitionOf(tool: { remoteName: string; inputSchema: unknown; outputSchema?: unknown }): SessionTool {
+  return { name: tool.remoteName, inputSchema: tool.inputSchema, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}) };
 }
 
 /** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`): we call tools directly, so they would always fail. */
