@@ -15,9 +15,15 @@ export interface ListedTools {
   freshUntil?: number;
 }
 
-/** Lists every page (bounded) of `serverId`'s tools through `session`; task-only tools are left out. Throws what the SDK throws. */
-export async function listTools(serverId: string, session: McpSession, options: { signal: AbortSignal; timeout: number; now: () => number }): Promise<ListedTools> {
-  if (!session.getServerCapabilities()?.tools) return { tools: [] };
+/**
+ * Lists every page (bounded) of `serverId`'s tools through `session`. Task-only tools are kept on the 2025 versions
+ * (called as tasks) when the server takes tools/call as a task, and left out otherwise and on 2026-07-28, whose tasks extension we do not speak. Throws what the SDK throws.
+ */
+export async function listTools(serverId: string, session: McpSession, options: { signal: AbortSignal; timeout: number; now: () => number; tasks: boolean }): Promise<ListedTools> {
+  const capabilities = session.getServerCapabilities();
+  if (!capabilities?.tools) return { tools: [] };
+  // A task-only tool can be called only if the server takes tools/call as a task (its `tasks` capability says so).
+  const tasks = options.tasks && capabilities.tasks?.requests?.tools?.call !== undefined;
   const tools: ToolInfo[] = [];
   let cursor: string | undefined;
   let ttlMs: number | undefined;
@@ -26,7 +32,8 @@ export async function listTools(serverId: string, session: McpSession, options: 
     // The first page's hint speaks for the list (SEP-2549 gives it on every cacheable result).
     if (page === 0) ttlMs = res.ttlMs;
     for (const t of res.tools) {
-      if (isTaskOnly(t)) continue;
+      const taskOnly = isTaskOnly(t);
+      if (taskOnly && !tasks) continue;
       if (tools.length >= MAX_TOOLS_PER_SERVER) throw new Error(`lists more than ${MAX_TOOLS_PER_SERVER} tools`);
       tools.push({
         server: serverId,
@@ -37,6 +44,7 @@ export async function listTools(serverId: string, session: McpSession, options: 
         ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
         ...(t.annotations ? { annotations: t.annotations as ToolAnnotations } : {}),
         ...(t._meta ? { meta: t._meta } : {}),
+        ...(taskOnly ? { taskOnly } : {}),
       });
     }
     cursor = res.nextCursor;

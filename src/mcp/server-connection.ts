@@ -94,7 +94,7 @@ export class ServerConnection {
       this.instructions = (session.getInstructions() ?? '').slice(0, MAX_INSTRUCTIONS_CHARS);
       // A list the server said stays fresh (2026-07-28 `ttlMs`) is not asked for again until then.
       if (!(MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion) && (this.toolsFreshUntil ?? 0) > this.now())) {
-        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now });
+        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now, tasks: !MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion) });
         this.tools = listed.tools;
         this.toolsFreshUntil = listed.freshUntil;
       }
