@@ -99,6 +99,7 @@ export class MultiMcp implements ToolCaller {
       if (hit?.toolsFreshUntil !== undefined) {
         c.tools = hit.tools;
         c.toolsFreshUntil = hit.toolsFreshUntil;
+        c.toolsListedBy = hit.serverVersion;
       }
       if (!(options.lazy && hit)) multi.started.set(c.spec.id, multi.firstStart(c));
     }

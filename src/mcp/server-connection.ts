@@ -51,6 +51,8 @@ export class ServerConnection {
   tools: ToolInfo[] = [];
   /** Until when (epoch ms) `tools` may be used without listing again, as the server said; undefined: list at every start. */
   toolsFreshUntil: number | undefined;
+  /** The server version (`name@version`) that listed `tools`: another version's list is never taken as fresh. */
+  toolsListedBy = '';
   /** The clock freshness is read on (tests inject one). */
   now: () => number = Date.now;
   /** The server's `instructions` from initialize, bounded. */
@@ -92,11 +94,13 @@ export class ServerConnection {
       this.protocolVersion = session.protocolVersion;
       this.serverVersion = describeVersion(session.getServerVersion());
       this.instructions = (session.getInstructions() ?? '').slice(0, MAX_INSTRUCTIONS_CHARS);
-      // A list the server said stays fresh (2026-07-28 `ttlMs`) is not asked for again until then.
-      if (!(MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion) && (this.toolsFreshUntil ?? 0) > this.now())) {
-        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now, tasks: !MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion) });
+      // A list the server said stays fresh (2026-07-28 `ttlMs`) is not asked for again until then, unless it was upgraded.
+      const modern = MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion);
+      if (!(modern && this.toolsListedBy === this.serverVersion && (this.toolsFreshUntil ?? 0) > this.now())) {
+        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now, tasks: !modern });
         this.tools = listed.tools;
         this.toolsFreshUntil = listed.freshUntil;
+        this.toolsListedBy = this.serverVersion;
       }
       this.alive = true;
     } catch (err) {

@@ -21,8 +21,8 @@ afterEach(async () => {
 const text = (r: { content: Array<{ text?: string }> }) => r.content[0]!.text;
 
 /** A weather server whose `region` argument is routed on by the gateway in front of it (SEP-2243 `x-mcp-header`). */
-const weather = (cacheHints: { 'tools/list'?: { ttlMs: number } } = {}) => () => {
-  const server = new McpServer({ name: 'weather', version: '1.0.0' }, { capabilities: { tools: {} }, cacheHints });
+const weather = (cacheHints: { 'tools/list'?: { ttlMs: number } } = {}, version = () => '1.0.0') => () => {
+  const server = new McpServer({ name: 'weather', version: version() }, { capabilities: { tools: {} }, cacheHints });
   server.registerTool(
     'forecast',
     { description: 'Forecast for a region', inputSchema: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }), days: z.number() }) },
@@ -71,6 +71,19 @@ describe('a 2026-07-28 server over Streamable HTTP', () => {
     expect(fixture.seen.filter((r) => r.method === 'tools/call').at(-1)!.headers['mcp-param-region']).toBe('eu');
     clock += 2_000;
     await run();
+    expect(fixture.count('tools/list')).toBe(2);
+  });
+
+  it('lists again within the lifetime when the server was upgraded meanwhile', async () => {
+    let version = '1.0.0';
+    fixture = await startModernFixture(weather({ 'tools/list': { ttlMs: 60_000 } }, () => version));
+    const file = join(mkdtempSync(join(tmpdir(), 'cortex-ttl-')), 'mcp-tools.json');
+    for (const v of ['1.0.0', '2.0.0']) {
+      version = v;
+      multi = await MultiMcp.start([httpSpec('weather', fixture.url)], { cache: await ToolCache.load(file), now: () => 0 });
+      await multi.close();
+    }
+    multi = undefined;
     expect(fixture.count('tools/list')).toBe(2);
   });
 
