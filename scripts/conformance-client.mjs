@@ -9,13 +9,17 @@ import { OAuthStore } from '../dist/src/mcp/oauth/store.js';
 
 const url = process.argv[2];
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+// The client ID metadata document a user would host and name in the entry (`oauth.clientMetadataUrl`); the suite's
+// authorization server knows this one. Servers that do not accept such documents get dynamic registration.
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 const oauth = {
+  clientMetadataUrl: CLIENT_METADATA_URL,
   ...(context.client_id ? { clientId: context.client_id } : {}),
   ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
   ...(context.private_key_pem ? { privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm ?? 'ES256' } : {}),
   ...(/client-credentials/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? '') ? { grantType: 'client_credentials' } : {}),
 };
-const spec = { id: 'conformance', transport: 'http', url, command: '', args: [], cwd: process.cwd(), env: {}, description: '', capabilities: [], ...(Object.keys(oauth).length ? { oauth } : {}) };
+const spec = { id: 'conformance', transport: 'http', url, command: '', args: [], cwd: process.cwd(), env: {}, description: '', capabilities: [], oauth };
 const store = new OAuthStore(join(mkdtempSync(join(tmpdir(), 'cortex-conformance-')), 'oauth'));
 // A person who accepts every form as offered (its defaults), as the elicitation scenario expects.
 const elicit = async (request) =>
@@ -38,8 +42,10 @@ for (let i = 0; i < 3 && status.state === 'failed' && /sign in/.test(status.erro
   ({ multi, status } = await connect());
 }
 console.error(`state: ${status.state} ${status.error ?? ''} tools: ${status.tools.join(', ')}`);
-for (const tool of multi.listTools()) {
-  const call = () => multi.callTool(tool.server, tool.remoteName, tool.name === 'add_numbers' ? { a: 2, b: 3 } : {});
+// The calls the scenario asks for (as a model would write them), else each tool once.
+const calls = context.toolCalls ?? multi.listTools().map((tool) => ({ name: tool.remoteName, arguments: tool.name === 'add_numbers' ? { a: 2, b: 3 } : {} }));
+for (const tool of calls) {
+  const call = () => multi.callTool(spec.id, tool.name, tool.arguments);
   let res = await call().catch((err) => ({ error: String(err) }));
   // A tool that needs more access (403 insufficient_scope): the person signs in again, as the message says.
   if (/sign in/.test(res.error ?? '')) {

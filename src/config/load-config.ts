@@ -70,7 +70,7 @@ export function loadConfig({ profilePath, modelsPath, env = process.env, mcpConf
     skills: at(profile.paths.skills),
   };
   const own = ownServerEnv({ profile, models, profileFile, modelsFile, paths, env });
-  const context = (file: string): EntryContext => ({ file, root: projectRootOf(file), env, own, startTimeoutMs: profile.mcp.start_timeout_ms });
+  const context = (file: string): EntryContext => ({ file, root: projectRootOf(file), env, own, startTimeoutMs: profile.mcp.start_timeout_ms, ...(profile.mcp.oauth_client_metadata_url ? { clientMetadataUrl: profile.mcp.oauth_client_metadata_url } : {}) });
   const sources: ServerEntries[] = [readProfileServers(profile, profileText, context(profileFile))];
   for (const file of mcpConfigFiles.map((f) => resolve(f))) sources.push(readClientConfig(readConfigFile(file), context(file)));
   const roots = (profile.mcp.roots ?? [paths.documents, process.cwd()]).map(at);

@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { expandVars, type ExpandContext } from './expand-vars.js';
 import { MAX_ALIAS_COUNT, parse } from './parse.js';
 import { ownServerKind, type OwnServerKind } from './server-env.js';
-import type { DisabledServer, OAuthEntry, ServerSpec, ServerTransport } from './server-spec.js';
+import { isClientMetadataUrl, type DisabledServer, type OAuthEntry, type ServerSpec, type ServerTransport } from './server-spec.js';
 
 /** Default time a server may take to start: a cold `npx -y` install alone takes 11–13 s, four at once far more. */
 export const DEFAULT_SERVER_START_TIMEOUT_MS = 90_000;
@@ -42,6 +42,8 @@ export interface EntryContext {
   own: Record<OwnServerKind, Record<string, string>>;
   /** profiles.yaml mcp.start_timeout_ms. */
   startTimeoutMs: number;
+  /** profiles.yaml mcp.oauth_client_metadata_url: the client ID metadata document of entries that name none. */
+  clientMetadataUrl?: string;
 }
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
@@ -82,6 +84,7 @@ const EntrySchema = z.looseObject({
       signingAlgorithm: z.string().min(1).optional(),
       scope: z.string().min(1).optional(),
       callbackPort: z.number().int().min(1).max(65_535).optional(),
+      clientMetadataUrl: z.string().min(1).optional(),
     })
     .optional(),
 });
@@ -243,8 +246,12 @@ function toSpec(id: string, entry: Entry, ctx: EntryContext): Made {
     const headers = Object.fromEntries(Object.entries(entry.headers ?? {}).map(([k, v]) => [k, x(v)]));
     if (missing.length) return { key: 'headers', error: notSet(missing) };
     // Secrets are usually given as ${VAR}; they are expanded here and never logged.
-    const oauth = entry.oauth ? Object.fromEntries(Object.entries(entry.oauth).map(([k, v]) => [k, typeof v === 'string' ? x(v) : v])) : undefined;
+    const own = entry.oauth ? Object.fromEntries(Object.entries(entry.oauth).map(([k, v]) => [k, typeof v === 'string' ? x(v) : v])) : undefined;
     if (missing.length) return { key: 'oauth', error: notSet(missing) };
+    const oauth = ctx.clientMetadataUrl && own?.clientMetadataUrl === undefined ? { ...own, clientMetadataUrl: ctx.clientMetadataUrl } : own;
+    if (typeof oauth?.clientMetadataUrl === 'string' && !isClientMetadataUrl(oauth.clientMetadataUrl)) {
+      return { key: 'oauth', error: `clientMetadataUrl "${oauth.clientMetadataUrl}" must be an https:// URL with a path (where the client ID metadata document is served)` };
+    }
     if (oauth?.grantType === 'client_credentials' && !oauth.clientId) return { key: 'oauth', error: 'client_credentials needs a clientId' };
     if (oauth?.privateKey && !oauth.clientId) return { key: 'oauth', error: 'a privateKey needs a clientId' };
     return { spec: { ...base, transport, url: parsed.href, headers, ...(oauth ? { oauth: oauth as OAuthEntry } : {}), command: '', args: [], cwd: ctx.root, env: {} } };

@@ -4,6 +4,7 @@ import { BudgetSchema } from '../budget/budget-settings.js';
 import { HooksSchema } from '../hooks/hook-settings.js';
 import { MAX_VECTOR_WEIGHT } from '../rag/embed/embedder.js';
 import { parseConfigText } from './parse.js';
+import { isClientMetadataUrl } from './server-spec.js';
 
 // Limits are finite, bounded integers: YAML's `.inf` would otherwise silently lift a cap.
 const boundedInt = (min: number, max: number, fallback: number) => {
@@ -158,6 +159,11 @@ export const ProfileSchema = z.strictObject({
       roots: z.array(z.string().min(1)).optional(),
       /** How long a server may take to start (a cold `npx -y` install included); an entry's `timeout` overrides it. */
       start_timeout_ms: boundedInt(1_000, 600_000, 90_000),
+      /**
+       * HTTPS URL of a client ID metadata document you host (SEP-991), offered as the client_id to authorization
+       * servers that accept one; others are registered with dynamically. An entry's `oauth.clientMetadataUrl` overrides it.
+       */
+      oauth_client_metadata_url: z.string().refine(isClientMetadataUrl, 'expected an https:// URL with a path').optional(),
     })
     .prefault({}),
   /**

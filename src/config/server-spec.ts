@@ -20,6 +20,11 @@ export interface OAuthEntry {
   scope?: string;
   /** Fixed port of the loopback redirect, for a client registered with one redirect URI. */
   callbackPort?: number;
+  /**
+   * HTTPS URL of a client ID metadata document the user hosts (SEP-991): used as the client_id with an authorization
+   * server that accepts such documents, instead of registering. Default profiles.yaml `mcp.oauth_client_metadata_url`.
+   */
+  clientMetadataUrl?: string;
 }
 
 /** An MCP server ready to start: absolute paths, its own environment (nothing else of ours crosses). */
@@ -57,4 +62,14 @@ export interface DisabledServer {
   reason: string;
   /** Where the entry is: `file:line`, or the file alone when the line is not known. */
   source: string;
+}
+
+/** SEP-991: a client ID metadata document is named by an https URL with a path other than `/`. */
+export function isClientMetadataUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
 }

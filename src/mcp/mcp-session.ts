@@ -1,5 +1,6 @@
 // One open MCP session as ServerConnection uses it, whichever SDK speaks it: v1 for the 2025 protocol versions, v2 for 2026-07-28.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callAsTask } from './task-call.js';
 
 /** Timeout, cancellation and progress of one request, as both SDKs take them. */
 export interface SessionRequestOptions {
@@ -25,9 +26,14 @@ export interface McpSession {
   readonly protocolVersion: string;
   getServerVersion(): { name?: string; version?: string } | undefined;
   getInstructions(): string | undefined;
-  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown } | undefined;
-  listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string }>;
-  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: SessionRequestOptions): Promise<unknown>;
+  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown; tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
+  /** `ttlMs`: how long the server says the list stays fresh (2026-07-28), when it says. */
+  listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string; ttlMs?: number }>;
+  /**
+   * `definition`: the tool as listed, for what the protocol derives from its schema (2026-07-28 over HTTP: the
+   * `Mcp-Param-*` headers mirroring its `x-mcp-header` parameters).
+   */
+  callTool(params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> }, options: SessionRequestOptions, definition?: SessionTool): Promise<unknown>;
   readResource(params: { uri: string }, options: SessionRequestOptions): Promise<{ contents: unknown[] }>;
   listPrompts(options: SessionRequestOptions): Promise<{ prompts: Array<{ name: string; description?: string; arguments?: Array<{ name: string; required?: boolean }> }> }>;
   getPrompt(params: { name: string; arguments: Record<string, string> }, options: SessionRequestOptions): Promise<{ messages: Array<{ content: { type: string; text?: string } }> }>;
@@ -42,7 +48,8 @@ export function legacySession(client: Client, protocolVersion: string): McpSessi
     getInstructions: () => client.getInstructions(),
     getServerCapabilities: () => client.getServerCapabilities(),
     listTools: (params, options) => client.listTools(params, options) as Promise<{ tools: SessionTool[]; nextCursor?: string }>,
-    callTool: (params, options) => client.callTool(params, undefined, options),
+    // A task-only tool is created as a task and followed to its result; others are called directly.
+    callTool: (params, options, definition) => (isTaskOnly(definition) ? callAsTask(client, params, options) : client.callTool(params, undefined, options)),
     readResource: (params, options) => client.readResource(params, options),
     listPrompts: (options) => client.listPrompts(undefined, options),
     getPrompt: (params, options) => client.getPrompt(params, options),
@@ -50,8 +57,12 @@ export function legacySession(client: Client, protocolVersion: string): McpSessi
   };
 }
 
-/** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`): we call tools directly, so they would always fail. */
-export function isTaskOnly(tool: SessionTool): boolean {
-  const execution = (tool as { execution?: { taskSupport?: string } }).execution;
-  return execution?.taskSupport === 'required';
+/** A listed tool as the session takes it back on a call (`callTool`'s `definition`). */
+export function definitionOf(tool: { remoteName: string; inputSchema: unknown; outputSchema?: unknown; taskOnly?: boolean }): SessionTool {
+  return { name: tool.remoteName, inputSchema: tool.inputSchema, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}), ...(tool.taskOnly ? { execution: { taskSupport: 'required' } } : {}) };
+}
+
+/** Tools that can only run as MCP tasks (2025-11-25 `execution.taskSupport: "required"`). */
+export function isTaskOnly(tool: { execution?: { taskSupport?: string } } | undefined): boolean {
+  return tool?.execution?.taskSupport === 'required';
 }

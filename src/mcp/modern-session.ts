@@ -75,9 +75,11 @@ function modernSession(client: ModernClient): McpSession {
     // One page at a time (our own loop bounds them); the SDK keeps the list for callTool's output-schema checks.
     listTools: async (params, options) => {
       const res = await client.listTools(params, options);
-      return { tools: res.tools as SessionTool[], ...(res.nextCursor ? { nextCursor: res.nextCursor } : {}) };
+      const { ttlMs } = res as { ttlMs?: unknown };
+      return { tools: res.tools as SessionTool[], ...(res.nextCursor ? { nextCursor: res.nextCursor } : {}), ...(typeof ttlMs === 'number' ? { ttlMs } : {}) };
     },
-    callTool: (params, options) => client.callTool(params, options),
+    // The definition as listed, so the SDK mirrors `x-mcp-header` parameters into `Mcp-Param-*` headers (SEP-2243).
+    callTool: (params, options, definition) => client.callTool(params, { ...options, ...(definition ? { toolDefinition: definition as never } : {}) }),
     readResource: (params, options) => client.readResource(params, options),
     listPrompts: (options) => client.listPrompts(undefined, options),
     getPrompt: (params, options) => client.getPrompt(params, options) as ReturnType<McpSession['getPrompt']>,

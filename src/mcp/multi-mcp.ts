@@ -45,6 +45,8 @@ export interface MultiMcpOptions {
   healTimer?: HealTimer;
   /** Told when a server that went away is waiting to be retried, and when it is back. Must not throw. */
   onServerState?: (event: ServerStateEvent) => void;
+  /** The clock tool-list freshness (2026-07-28 cache hints) is read on; default Date.now. */
+  now?: () => number;
 }
 
 /** How every command starts the configured servers: roots, the tool cache (`mcp-tools.json` in the profile's cache folder), the disabled ones for statuses. */
@@ -92,6 +94,13 @@ export class MultiMcp implements ToolCaller {
       if (hit) multi.cached.set(c.spec.id, hit);
       // A server that spoke 2026-07-28 last run is spoken to in it at once (a 2025 one is probed again: it may have moved on).
       if (hit?.protocolVersion && MODERN_PROTOCOL_VERSIONS.includes(hit.protocolVersion)) c.protocolVersion = hit.protocolVersion;
+      if (options.now) c.now = options.now;
+      // A list the server said stays fresh is used as it is until then (ServerConnection.start does not list it).
+      if (hit?.toolsFreshUntil !== undefined) {
+        c.tools = hit.tools;
+        c.toolsFreshUntil = hit.toolsFreshUntil;
+        c.toolsListedBy = hit.serverVersion;
+      }
       if (!(options.lazy && hit)) multi.started.set(c.spec.id, multi.firstStart(c));
     }
     return multi;
@@ -123,7 +132,8 @@ export class MultiMcp implements ToolCaller {
       });
       if (this.closed) return c.shutdown();
       this.cached.delete(c.spec.id);
-      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools, protocolVersion: c.protocolVersion });
+      const fresh = c.toolsFreshUntil !== undefined ? { toolsFreshUntil: c.toolsFreshUntil } : {};
+      await this.options.cache?.put(c.spec, { serverVersion: c.serverVersion, instructions: c.instructions, tools: c.tools, protocolVersion: c.protocolVersion, ...fresh });
     } catch (err) {
       this.cached.delete(c.spec.id);
       this.failures.set(c.spec.id, this.closed ? 'closed before it started' : errorMessage(err));

@@ -14,19 +14,16 @@ import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
-import { isTaskOnly, legacySession, type McpSession } from './mcp-session.js';
+import { listTools } from './list-tools.js';
+import { definitionOf, legacySession, type McpSession } from './mcp-session.js';
 import { MODERN_PROTOCOL_VERSIONS, connectModern, modernVersionIn, type ModernTarget } from './modern-session.js';
 import type { RootFolder } from './roots.js';
 import { UnsupportedProtocolError, offeredVersions } from './protocol-version.js';
 import { startFailure } from './start-failure.js';
 import { untilAborted } from '../time/until-aborted.js';
-import type { PromptInfo, ResourceContents, ToolAnnotations, ToolInfo, ToolProgress, ToolResult } from './types.js';
+import type { PromptInfo, ResourceContents, ToolInfo, ToolProgress, ToolResult } from './types.js';
 import { VERSION } from '../version.js';
 
-/** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
-const MAX_TOOL_PAGES = 50;
-/** A server listing more tools than this is refused: no model can use them, and the prompt would drown. */
-export const MAX_TOOLS_PER_SERVER = 1_000;
 /** Largest single message read from a stdio server: room for a big image result, yet a 20 MB tools/list is refused. */
 export const MAX_STDIO_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Last stderr characters kept per server, searched for the real cause when it fails. */
@@ -52,6 +49,12 @@ export class ServerConnection {
   /** The MCP protocol version agreed with the server (e.g. `2025-11-25`, `2026-07-28`). */
   protocolVersion = '';
   tools: ToolInfo[] = [];
+  /** Until when (epoch ms) `tools` may be used without listing again, as the server said; undefined: list at every start. */
+  toolsFreshUntil: number | undefined;
+  /** The server version (`name@version`) that listed `tools`: another version's list is never taken as fresh. */
+  toolsListedBy = '';
+  /** The clock freshness is read on (tests inject one). */
+  now: () => number = Date.now;
   /** The server's `instructions` from initialize, bounded. */
   instructions = '';
   /** The version the server reported in initialize (`name@version`). */
@@ -91,7 +94,14 @@ export class ServerConnection {
       this.protocolVersion = session.protocolVersion;
       this.serverVersion = describeVersion(session.getServerVersion());
       this.instructions = (session.getInstructions() ?? '').slice(0, MAX_INSTRUCTIONS_CHARS);
-      this.tools = await this.listTools(session, deadline.signal, limitMs);
+      // A list the server said stays fresh (2026-07-28 `ttlMs`) is not asked for again until then, unless it was upgraded.
+      const modern = MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion);
+      if (!(modern && this.toolsListedBy === this.serverVersion && (this.toolsFreshUntil ?? 0) > this.now())) {
+        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now, tasks: !modern });
+        this.tools = listed.tools;
+        this.toolsFreshUntil = listed.freshUntil;
+        this.toolsListedBy = this.serverVersion;
+      }
       this.alive = true;
     } catch (err) {
       await this.close();
@@ -252,32 +262,6 @@ export class ServerConnection {
     ];
   }
 
-  private async listTools(client: McpSession, signal: AbortSignal, timeout: number): Promise<ToolInfo[]> {
-    if (!client.getServerCapabilities()?.tools) return [];
-    const tools: ToolInfo[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const res = await client.listTools(cursor ? { cursor } : undefined, { timeout, signal });
-      for (const t of res.tools) {
-        if (isTaskOnly(t)) continue;
-        if (tools.length >= MAX_TOOLS_PER_SERVER) throw new Error(`lists more than ${MAX_TOOLS_PER_SERVER} tools`);
-        tools.push({
-          server: this.spec.id,
-          name: t.name,
-          remoteName: t.name,
-          description: t.description ?? '',
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
-          ...(t.annotations ? { annotations: t.annotations as ToolAnnotations } : {}),
-          ...(t._meta ? { meta: t._meta } : {}),
-        });
-      }
-      cursor = res.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
-  }
-
   /**
    * Calls a tool; throws McpError if the connection is down or the call times out. A progressToken is always sent:
    * each progress notification restarts the `timeoutMs` wait, up to `maxTotalTimeoutMs` in all.
@@ -302,6 +286,7 @@ export class ServerConnection {
     };
     this.callsInFlight.add(pause);
     try {
+      const listed = this.tools.find((t) => t.remoteName === name);
       const res = await session.callTool({ name, arguments: args, ...(options.meta ? { _meta: options.meta } : {}) }, {
         timeout: sdkBackstopMs(maxTotalTimeoutMs),
         onprogress: ({ progress, total, message }) => {
@@ -313,7 +298,7 @@ export class ServerConnection {
           }
         },
         signal: clock.signal,
-      });
+      }, listed && definitionOf(listed));
       return res as ToolResult;
     } catch (err) {
       if (/maximum total timeout/i.test(errorMessage(err))) {

@@ -20,6 +20,8 @@ export interface CachedServer {
   tools: Array<Omit<ToolInfo, 'server'>>;
   /** The MCP protocol version it spoke, so the next run's first start goes straight to it. */
   protocolVersion?: string;
+  /** Until when (epoch ms) the server said its tool list stays fresh (2026-07-28 `ttlMs`): not listed again before. */
+  toolsFreshUntil?: number;
   savedAt: string;
 }
 
@@ -59,25 +61,27 @@ export class ToolCache {
   }
 
   /** What `spec` offered last time, with `server` set to its current id. */
-  get(spec: ServerSpec): { serverVersion: string; instructions: string; tools: ToolInfo[]; protocolVersion?: string } | undefined {
+  get(spec: ServerSpec): { serverVersion: string; instructions: string; tools: ToolInfo[]; protocolVersion?: string; toolsFreshUntil?: number } | undefined {
     const entry = this.data.servers[cacheKey(spec)];
     if (!entry || !Array.isArray(entry.tools)) return undefined;
     const protocol = typeof entry.protocolVersion === 'string' ? { protocolVersion: entry.protocolVersion } : {};
-    return { serverVersion: entry.serverVersion, instructions: entry.instructions ?? '', tools: entry.tools.map((t) => ({ ...t, server: spec.id })), ...protocol };
+    const fresh = typeof entry.toolsFreshUntil === 'number' ? { toolsFreshUntil: entry.toolsFreshUntil } : {};
+    return { serverVersion: entry.serverVersion, instructions: entry.instructions ?? '', tools: entry.tools.map((t) => ({ ...t, server: spec.id })), ...protocol, ...fresh };
   }
 
   /** Records what a live start listed and writes the file (serialised, atomic). Never throws. */
-  put(spec: ServerSpec, live: { serverVersion: string; instructions: string; tools: ToolInfo[]; protocolVersion?: string }): Promise<void> {
+  put(spec: ServerSpec, live: { serverVersion: string; instructions: string; tools: ToolInfo[]; protocolVersion?: string; toolsFreshUntil?: number }): Promise<void> {
     const tools = live.tools.map(({ server: _server, ...rest }) => rest);
     const key = cacheKey(spec);
     const old = this.data.servers[key];
-    const same = old && old.serverVersion === live.serverVersion && old.instructions === live.instructions && old.protocolVersion === live.protocolVersion;
+    const same = old && old.serverVersion === live.serverVersion && old.instructions === live.instructions && old.protocolVersion === live.protocolVersion && old.toolsFreshUntil === live.toolsFreshUntil;
     if (same && JSON.stringify(old.tools) === JSON.stringify(tools)) {
       return this.writing;
     }
     delete this.data.servers[key];
     const protocol = live.protocolVersion ? { protocolVersion: live.protocolVersion } : {};
-    this.data.servers[key] = { serverVersion: live.serverVersion, instructions: live.instructions, tools, ...protocol, savedAt: new Date().toISOString() };
+    const fresh = live.toolsFreshUntil !== undefined ? { toolsFreshUntil: live.toolsFreshUntil } : {};
+    this.data.servers[key] = { serverVersion: live.serverVersion, instructions: live.instructions, tools, ...protocol, ...fresh, savedAt: new Date().toISOString() };
     const keys = Object.keys(this.data.servers);
     for (const stale of keys.slice(0, Math.max(0, keys.length - MAX_CACHED_SERVERS))) delete this.data.servers[stale];
     if (!this.queued) {

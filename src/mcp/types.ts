@@ -28,6 +28,8 @@ export interface ToolInfo {
   annotations?: ToolAnnotations;
   /** The tool's `_meta` (e.g. `cortex-r/example` arguments for `cortex servers test`). */
   meta?: Record<string, unknown>;
+  /** Runs only as an MCP task (2025-11-25): called as one, its status reported as progress. */
+  taskOnly?: boolean;
 }
 
 /** The MCP CallToolResult, as the server sent it. */

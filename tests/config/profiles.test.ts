@@ -46,6 +46,13 @@ describe('parseProfile', () => {
     expect(errorOf('strategy:\n  max_steps: 1000\n').message).toContain('from 1 to 20');
   });
 
+  it('takes a client ID metadata document only at an https URL with a path', () => {
+    expect(parseProfile('mcp:\n  oauth_client_metadata_url: https://me.example/cortex.json\n', FILE).mcp.oauth_client_metadata_url).toBe('https://me.example/cortex.json');
+    expect(errorOf('mcp:\n  oauth_client_metadata_url: http://me.example/cortex.json\n').message).toBe(
+      'config/profiles.yaml:2: mcp.oauth_client_metadata_url: expected an https:// URL with a path',
+    );
+  });
+
   it('rejects an unknown planning mode with the allowed values', () => {
     expect(errorOf('strategy:\n  planning_mode: reckless\n').message).toMatch(/strategy\.planning_mode: .*"conservative".*"exploratory"/);
   });

@@ -8,7 +8,7 @@ import expressUntyped from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -21,6 +21,7 @@ type Res = ServerResponse & { status(code: number): Res; json(body: unknown): vo
 type Handler = (req: Req, res: Res, next: () => void) => unknown;
 interface App {
   (req: IncomingMessage, res: ServerResponse): void;
+  get(path: string, ...handlers: unknown[]): void;
   post(path: string, ...handlers: unknown[]): void;
   all(path: string, ...handlers: unknown[]): void;
   use(handler: unknown): void;
@@ -65,8 +66,11 @@ async function serveModern(req: Req & { auth?: AuthInfo }, res: Res, modern: typ
 
 class Clients implements OAuthRegisteredClientsStore {
   readonly all = new Map<string, OAuthClientInformationFull>();
+  /** Client ID metadata documents by URL, as the authorization server would fetch them (no network in tests). */
+  constructor(readonly documents: Record<string, Omit<OAuthClientInformationFull, 'client_id'>> = {}) {}
   async getClient(id: string) {
-    return this.all.get(id);
+    const document = this.documents[id];
+    return this.all.get(id) ?? (document ? { ...document, client_id: id } : undefined);
   }
   async registerClient(client: OAuthClientInformationFull) {
     this.all.set(client.client_id, client);
@@ -74,9 +78,14 @@ class Clients implements OAuthRegisteredClientsStore {
   }
 }
 
-/** `modernOnly`: the MCP endpoint speaks only protocol 2026-07-28 (SDK v2), refusing the 2025 versions; `dual`: both. */
-export async function startOAuthFixture(options: { modernOnly?: boolean; dual?: boolean } = {}): Promise<OAuthFixture> {
-  const clients = new Clients();
+/**
+ * `modernOnly`: the MCP endpoint speaks only protocol 2026-07-28 (SDK v2), refusing the 2025 versions; `dual`: both.
+ * `clientMetadataDocuments`: the authorization server says it accepts client ID metadata documents (SEP-991) and knows these.
+ */
+export async function startOAuthFixture(
+  options: { modernOnly?: boolean; dual?: boolean; clientMetadataDocuments?: Record<string, Omit<OAuthClientInformationFull, 'client_id'>> } = {},
+): Promise<OAuthFixture> {
+  const clients = new Clients(options.clientMetadataDocuments);
   const codes = new Map<string, { client: string; params: AuthorizationParams }>();
   const access = new Map<string, AuthInfo>();
   const refresh = new Map<string, string>();
@@ -144,6 +153,10 @@ export async function startOAuthFixture(options: { modernOnly?: boolean; dual?: 
     count('client_credentials');
     res.json(issue(client.client_id, [], false));
   });
+  if (options.clientMetadataDocuments) {
+    const metadata = { ...createOAuthMetadata({ provider, issuerUrl: new URL(origin), scopesSupported: ['mcp'] }), client_id_metadata_document_supported: true };
+    app.get('/.well-known/oauth-authorization-server', (_req: Req, res: Res) => res.json(metadata));
+  }
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), resourceServerUrl: mcpUrl, scopesSupported: ['mcp'] }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.all('/mcp', bearer, async (req: Req, res: Res) => {

@@ -84,6 +84,33 @@ describe('OAuth for remote MCP servers', () => {
     expect(JSON.parse(readFileSync(store.fileOf(fixture.url), 'utf8')).tokens.access_token).toMatch(/^at-/);
   });
 
+  const DOCUMENT_URL = 'https://cortex.example/oauth/client.json';
+  const document = { client_name: 'Cortex-R', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' };
+
+  for (const era of ['2025-11-25', '2026-07-28'] as const) {
+    it(`signs in with the configured client ID metadata document instead of registering, when the server accepts one (${era})`, async () => {
+      fixture = await startOAuthFixture({ clientMetadataDocuments: { [DOCUMENT_URL]: document }, modernOnly: era === '2026-07-28' });
+      const store = newStore();
+      const spec = httpSpec('hosted', fixture.url, { oauth: { clientMetadataUrl: DOCUMENT_URL } });
+      await signIn(spec, store);
+      expect(new URL(browser.opened.at(-1)!).searchParams.get('client_id')).toBe(DOCUMENT_URL);
+      expect(fixture.clients.size).toBe(0);
+      multi = await MultiMcp.start([spec], { oauthStore: store });
+      expect(multi.statuses()[0]).toMatchObject({ state: 'ready', protocolVersion: era });
+      expect(parsed(await multi.callTool('hosted', 'whoami', {}))).toBe(DOCUMENT_URL);
+    });
+  }
+
+  it('registers dynamically when the server does not accept client ID metadata documents, even with one configured', async () => {
+    fixture = await startOAuthFixture();
+    const store = newStore();
+    const spec = httpSpec('hosted', fixture.url, { oauth: { clientMetadataUrl: DOCUMENT_URL } });
+    await signIn(spec, store);
+    expect(fixture.clients.size).toBe(1);
+    multi = await MultiMcp.start([spec], { oauthStore: store });
+    expect(parsed(await multi.callTool('hosted', 'whoami', {}))).toBe([...fixture.clients.keys()][0]);
+  });
+
   it('refreshes an expired access token without asking the person again', async () => {
     fixture = await startOAuthFixture();
     const store = newStore();

@@ -64,6 +64,14 @@ export class StoredProvider implements OAuthClientProvider {
     return this.interactive?.redirectUrl ?? NO_REDIRECT;
   }
 
+  /**
+   * The user's client ID metadata document (SEP-991): the SDK uses it as the client_id when the authorization server
+   * says it accepts such documents, and registers dynamically otherwise. None configured: dynamic registration.
+   */
+  get clientMetadataUrl(): string | undefined {
+    return this.spec.oauth?.clientMetadataUrl;
+  }
+
   get clientMetadata(): OAuthClientMetadata {
     const secret = this.spec.oauth?.clientSecret;
     // application_type is newer than the SDK's type; the SDK sends the object as it is.
