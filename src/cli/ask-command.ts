@@ -8,7 +8,7 @@ import type { Output } from './output.js';
 import { createProgress, plural, tokenFigures } from './progress.js';
 import { errorResultJson, resultJson } from './result-json.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
-import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS } from './stdin-text.js';
+import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS, STDIN_SILENT_WAIT_MS } from './stdin-text.js';
 import { terminalAsk } from './terminal-ask.js';
 
 export interface AskCommandOptions extends RuntimeOptions {
@@ -74,7 +74,12 @@ export async function questionOf(words: string[], out: Output): Promise<{ questi
   const fromStdin = words.length === 1 && words[0] === '-';
   if (!fromStdin && !stdinIsPiped()) return { question: words.join(' ') };
   if (fromStdin && process.stdin.isTTY) throw new UsageError('`cortex ask -` reads the question from stdin, but stdin is a terminal: pipe the question in');
-  const piped = await readStdinText();
+  // The question itself on stdin is worth the whole wait; context next to a question only a moment of silence.
+  const piped = await readStdinText(fromStdin ? { firstDataWaitMs: STDIN_READ_TIMEOUT_MS } : {});
+  if (piped.silent && !fromStdin) {
+    out.info(out.dim(`(stdin sent nothing within ${STDIN_SILENT_WAIT_MS / 1000} s, so the question goes without it)`));
+    return { question: words.join(' ') };
+  }
   if (piped.cutChars > 0) out.error(`note: only the first ${MAX_PIPED_CHARS} characters of the piped text are used (${piped.cutChars} more were left out)`);
   if (piped.timedOut) out.error(`note: stdin was still open after ${STDIN_READ_TIMEOUT_MS / 1000} s; using what had arrived`);
   const text = piped.text.trim();
