@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, LlmUnavailableError } from '../errors.js';
 import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../policy/approval-gate.js';
 import { promptLine } from './prompt-line.js';
@@ -12,6 +12,7 @@ import { printResult } from './ask-command.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { attachHistorySearch } from './history-search.js';
+import type { PendingLlm } from './pending-llm.js';
 import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
 import { MessageAssembler, readInput } from './repl-input.js';
@@ -23,6 +24,10 @@ const PROMPT = 'cortex> ';
 const CONTINUE_PROMPT = '   ...> ';
 /** A line that answers an approval question rather than asking one. */
 const APPROVAL_ANSWER = /^(y|yes|n|no|a|always)$/i;
+/** Shown at start when no model is reachable: what works meanwhile. How to set one up was printed just before. */
+const NO_MODEL_HELP =
+  'No model is reachable, so questions cannot be answered yet. Set one up as above (it is picked up at the next question), ' +
+  'or /model lists what is available; /sessions and /help work meanwhile.';
 /** Input lines kept between runs (the file under the cache folder). */
 const HISTORY_LINES = 1_000;
 
@@ -120,7 +125,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
 
   let runtime: Runtime;
   try {
-    runtime = await Runtime.start(config, options, out, { ask });
+    // Without any model the REPL still opens: /model, /sessions and /help work, and a question says how to set one up.
+    runtime = await Runtime.start(config, { ...options, startWithoutLlm: true }, out, { ask });
   } catch (err) {
     rl.close();
     throw err;
@@ -147,10 +153,15 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   };
   rl.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
-  out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
-  await warnIfModelMissing(runtime, out);
+  if (runtime.llm.provider === 'none') {
+    out.info(`Cortex-R · no model · session ${runtime.memory.id} · /help for commands`);
+    out.error(NO_MODEL_HELP);
+  } else {
+    out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
+    await warnIfModelMissing(runtime, out);
+  }
   let stats = new SessionStats();
-  const context = { runtime, out, memoryDir: config.paths.memory, skillsDir: config.paths.skills, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
+  const context = { runtime, config, out, memoryDir: config.paths.memory, skillsDir: config.paths.skills, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
   try {
     prompt();
     // Bounded by the input: each turn consumes a line, and the iterator ends with it.
@@ -178,6 +189,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       }
       if (input.kind === 'command') {
         if ((await runReplCommand(input.name, input.arg, context)) === 'exit') break;
+      } else if (input.kind === 'question' && !(await modelReady(runtime, out))) {
+        // No model yet: said in plain words (modelReady), and the question is not run.
       } else if (input.kind === 'question') {
         current = new AbortController();
         const progress = createProgress(out);
@@ -208,6 +221,24 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     }
     rl.close();
     await runtime.close();
+  }
+}
+
+/**
+ * True when a model can answer. With none at start, each question first tries again (a key set or Ollama started
+ * since); when there is still none, says so with how to set one up, instead of running the question.
+ */
+async function modelReady(runtime: Runtime, out: Output): Promise<boolean> {
+  const pending = runtime.llm as Partial<PendingLlm>;
+  if (runtime.llm.provider !== 'none' || !pending.ready) return true;
+  try {
+    await pending.ready();
+    return true;
+  } catch (err) {
+    const advice = err instanceof LlmUnavailableError && err.cause instanceof Error ? err.cause.message : errorMessage(err);
+    out.error(out.err.red('No model is set up, so the question was not asked.'));
+    out.error(advice);
+    return false;
   }
 }
 
