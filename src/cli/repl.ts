@@ -1,7 +1,6 @@
 // `cortex` with no command: a REPL. One session until /new; a model failure is shown and the REPL goes on;
 // Ctrl-C cancels the current question or clears the line; Ctrl-R searches the history; Ctrl-D or /exit quits.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
 import { errorMessage, LlmUnavailableError } from '../errors.js';
@@ -15,6 +14,7 @@ import { attachHistorySearch } from './history-search.js';
 import type { PendingLlm } from './pending-llm.js';
 import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
+import { addHistoryEntry, loadHistory, saveHistory } from './repl-history.js';
 import { MessageAssembler, readInput } from './repl-input.js';
 import { Runtime, type RuntimeOptions } from './runtime.js';
 import { withProgressHeld } from './screen-hold.js';
@@ -28,20 +28,6 @@ const APPROVAL_ANSWER = /^(y|yes|n|no|a|always)$/i;
 const NO_MODEL_HELP =
   'No model is reachable, so questions cannot be answered yet. Set one up as above (it is picked up at the next question), ' +
   'or /model lists what is available; /sessions and /help work meanwhile.';
-/** Input lines kept between runs (the file under the cache folder). */
-const HISTORY_LINES = 1_000;
-
-async function loadHistory(file: string): Promise<string[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  // readline wants the newest first.
-  return text.split('\n').filter(Boolean).slice(-HISTORY_LINES).reverse();
-}
-
-async function saveHistory(file: string, history: string[]): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${history.slice(0, HISTORY_LINES).reverse().join('\n')}\n`, { mode: 0o600 });
-}
-
 export async function replCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
   const historyFile = join(config.paths.cache, 'repl-history');
   const terminal = Boolean(process.stdin.isTTY);
@@ -51,9 +37,10 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     prompt: PROMPT,
     terminal,
     history: terminal ? await loadHistory(historyFile) : [],
-    historySize: HISTORY_LINES,
-    removeHistoryDuplicates: true,
+    // readline would add every line it reads; the REPL adds whole messages itself (not answers to its questions).
+    historySize: 0,
   });
+  const history = (rl as unknown as { history: string[] }).history;
   const assembler = new MessageAssembler();
   // Bracketed paste: the terminal marks a paste, so its lines become one message.
   let pasting = false;
@@ -180,6 +167,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
         if (!pasting) prompt();
         continue;
       }
+      if (terminal) addHistoryEntry(history, message);
       let input = readInput(message);
       // `/prompt NAME arg=value`: a server's MCP prompt becomes the question (`/prompt` alone lists them).
       if (input.kind === 'command' && (input.name === 'prompt' || input.name === 'prompts')) {
@@ -217,7 +205,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       process.stdin.off('keypress', onKey);
       // Bracketed paste off, and the shell's prompt on a line of its own after Ctrl-D.
       process.stdout.write('\x1b[?2004l\n');
-      await saveHistory(historyFile, (rl as unknown as { history: string[] }).history).catch(() => undefined);
+      await saveHistory(historyFile, history).catch(() => undefined);
     }
     rl.close();
     await runtime.close();
