@@ -2,6 +2,7 @@
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { CortexError, errorMessage, UsageError } from '../errors.js';
+import { recordedQuestion } from '../llm/recording.js';
 import { listSessions } from '../memory/session-files.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -33,7 +34,9 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
   let runtime: Runtime | undefined;
   try {
     const { question, attached } = await questionOf(words, out);
-    const { continueLatest, ...runtimeOptions } = options;
+    const { continueLatest, ...given } = options;
+    if (given.replay && !given.record) checkReplayMatches(given.replay, question);
+    const runtimeOptions = given.record ? { ...given, recordQuestion: question } : given;
     const session = continueLatest ? await latestSession(config, out) : undefined;
     const ask = terminalAsk(out);
     runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? { ask } : {});
@@ -90,6 +93,24 @@ export async function questionOf(words: string[], out: Output): Promise<{ questi
   if (!text) return { question: words.join(' ') };
   out.info(out.dim(`(with ${text.length} characters of piped text)`));
   return { question: words.join(' '), attached: text };
+}
+
+/** Characters of each question shown when a recording does not match. */
+const QUESTION_SHOWN_CHARS = 60;
+
+/**
+ * Refuses `--replay FILE` for a question other than the one recorded (replies to another question would be given as
+ * this one's answer). Older recordings name no question and are replayed as they are. @throws UsageError
+ */
+function checkReplayMatches(file: string, question: string): void {
+  const recorded = recordedQuestion(file);
+  const same = (text: string) => text.trim().replace(/\s+/g, ' ');
+  if (recorded === undefined || same(recorded) === same(question)) return;
+  const brief = (text: string) => {
+    const flat = same(text);
+    return JSON.stringify(flat.length > QUESTION_SHOWN_CHARS ? `${flat.slice(0, QUESTION_SHOWN_CHARS - 1)}…` : flat);
+  };
+  throw new UsageError(`the recording ${file} does not match this question: it was made for ${brief(recorded)}, not ${brief(question)}; ask that question to replay it, or record this one with --record`);
 }
 
 /** The id of the newest saved session, for `ask -c`; undefined (a new session, said so) when there is none. */
