@@ -28,7 +28,9 @@ export async function serversList(config: LoadedConfig, out: Output): Promise<nu
       out.line(`No MCP servers are configured in ${config.profileFile}.`);
     } else {
       const width = Math.max(12, ...first.map((s) => s.id.length));
-      for (const s of first) if (s.state === 'disabled') printStatus(s, width, out);
+      // Servers that will not start (disabled, or a broken entry) are known at once.
+      const starting = new Set(config.servers.map((s) => s.id));
+      for (const s of first) if (!starting.has(s.id)) printStatus(s, width, out);
       await Promise.all(
         config.servers.map(async ({ id }) => {
           await settled(id);
