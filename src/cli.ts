@@ -52,6 +52,9 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     if (program.args.some((word) => /\s/.test(word))) {
       return run(async (config, out) => (await import('./cli/ask-command.js')).askCommand(config, program.args, runtimeOptions(program), out));
     }
+    // `cortex version` (or `cortex verbose`): the word names one of cortex's flags, so point at the flag.
+    const flag = program.options.find((o) => program.args.length === 1 && o.long === `--${program.args[0]}`);
+    if (flag) program.error(`error: unknown command '${program.args[0]}'\n(Did you mean ${flag.long}?)`, { exitCode: 2, code: 'commander.unknownCommand' });
     if (program.args.length > 0) (program as unknown as { unknownCommand(): never }).unknownCommand();
     return run(async (config, out) => (await import('./cli/repl.js')).replCommand(config, runtimeOptions(program), out));
   });
@@ -143,6 +146,7 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
   program
     .command('eval-retrieval <dir>')
     .description('score vector, BM25 and fused search on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/test.tsv)')
+    .allowExcessArguments(false)
     .action((dir: string) => run(async (config, out) => (await import('./cli/eval-retrieval-command.js')).evalRetrievalCommand(config, dir, out)));
 
   const servers = program.command('servers').description('list or check the configured MCP servers');

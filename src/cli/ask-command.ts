@@ -3,6 +3,7 @@ import { terminalInteraction } from './terminal-elicit.js';
 import type { AgentEvent, AgentRunResult } from '../agent/types.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { CortexError, errorMessage, UsageError } from '../errors.js';
+import { recordedQuestion } from '../llm/recording.js';
 import { listSessions } from '../memory/session-files.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -10,7 +11,7 @@ import { createProgress } from './progress.js';
 import { errorResultJson } from '../runtime/result-json.js';
 import { printResult } from './print-result.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
-import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS } from './stdin-text.js';
+import { MAX_PIPED_CHARS, readStdinText, stdinIsPiped, STDIN_READ_TIMEOUT_MS, STDIN_SILENT_WAIT_MS } from './stdin-text.js';
 import { terminalAsk } from './terminal-ask.js';
 
 export interface AskCommandOptions extends RuntimeOptions {
@@ -35,7 +36,9 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
   let runtime: Runtime | undefined;
   try {
     const { question, attached } = await questionOf(words, out);
-    const { continueLatest, ...runtimeOptions } = options;
+    const { continueLatest, ...given } = options;
+    if (given.replay && !given.record) checkReplayMatches(given.replay, question);
+    const runtimeOptions = given.record ? { ...given, recordQuestion: question } : given;
     const session = continueLatest ? await latestSession(config, out) : undefined;
     const ask = terminalAsk(out);
     runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? terminalInteraction(ask) : {});
@@ -76,7 +79,12 @@ export async function questionOf(words: string[], out: Output): Promise<{ questi
   const fromStdin = words.length === 1 && words[0] === '-';
   if (!fromStdin && !stdinIsPiped()) return { question: words.join(' ') };
   if (fromStdin && process.stdin.isTTY) throw new UsageError('`cortex ask -` reads the question from stdin, but stdin is a terminal: pipe the question in');
-  const piped = await readStdinText();
+  // The question itself on stdin is worth the whole wait; context next to a question only a moment of silence.
+  const piped = await readStdinText(fromStdin ? { firstDataWaitMs: STDIN_READ_TIMEOUT_MS } : {});
+  if (piped.silent && !fromStdin) {
+    out.info(out.dim(`(stdin sent nothing within ${STDIN_SILENT_WAIT_MS / 1000} s, so the question goes without it)`));
+    return { question: words.join(' ') };
+  }
   if (piped.cutChars > 0) out.error(`note: only the first ${MAX_PIPED_CHARS} characters of the piped text are used (${piped.cutChars} more were left out)`);
   if (piped.timedOut) out.error(`note: stdin was still open after ${STDIN_READ_TIMEOUT_MS / 1000} s; using what had arrived`);
   const text = piped.text.trim();
@@ -87,6 +95,24 @@ export async function questionOf(words: string[], out: Output): Promise<{ questi
   if (!text) return { question: words.join(' ') };
   out.info(out.dim(`(with ${text.length} characters of piped text)`));
   return { question: words.join(' '), attached: text };
+}
+
+/** Characters of each question shown when a recording does not match. */
+const QUESTION_SHOWN_CHARS = 60;
+
+/**
+ * Refuses `--replay FILE` for a question other than the one recorded (replies to another question would be given as
+ * this one's answer). Older recordings name no question and are replayed as they are. @throws UsageError
+ */
+function checkReplayMatches(file: string, question: string): void {
+  const recorded = recordedQuestion(file);
+  const same = (text: string) => text.trim().replace(/\s+/g, ' ');
+  if (recorded === undefined || same(recorded) === same(question)) return;
+  const brief = (text: string) => {
+    const flat = same(text);
+    return JSON.stringify(flat.length > QUESTION_SHOWN_CHARS ? `${flat.slice(0, QUESTION_SHOWN_CHARS - 1)}…` : flat);
+  };
+  throw new UsageError(`the recording ${file} does not match this question: it was made for ${brief(recorded)}, not ${brief(question)}; ask that question to replay it, or record this one with --record`);
 }
 
 /** The id of the newest saved session, for `ask -c`; undefined (a new session, said so) when there is none. */

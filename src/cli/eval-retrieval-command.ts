@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import { embedderForProfile } from '../rag/index-folder.js';
-import { loadBeirCollection } from '../rag/search/beir-collection.js';
+import { UsageError } from '../errors.js';
+import { BeirFormatError, loadBeirCollection } from '../rag/search/beir-collection.js';
 import { type CollectionEvaluation, evaluateCollection, indexCollection } from '../rag/search/evaluate-collection.js';
 import { RETRIEVERS } from '../rag/search/retrievers.js';
 import { EXIT } from './exit-codes.js';
@@ -32,7 +33,11 @@ function formatEvaluation(dir: string, result: CollectionEvaluation): string[] {
  */
 export async function evalRetrievalCommand(config: LoadedConfig, dir: string, out: Output): Promise<number> {
   const folder = resolve(dir);
-  const collection = await loadBeirCollection(folder);
+  const collection = await loadBeirCollection(folder).catch((err: unknown) => {
+    // The folder was the user's to give: one that is missing or not a BEIR collection is bad usage.
+    if (err instanceof BeirFormatError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  });
   const embedder = await embedderForProfile(config.profile.llm.embedding, config.models.models, process.env);
   if (config.profile.rag.chunking === 'semantic') out.info('rag.chunking is semantic; eval-retrieval chunks by structure (no LLM calls)');
   out.info(`embedding ${collection.corpus.length} documents with ${embedder.id}…`);

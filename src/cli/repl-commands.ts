@@ -7,6 +7,8 @@ import { errorMessage } from '../errors.js';
 import { listSessions } from '../memory/session-files.js';
 import { skillFromTrace } from '../skills/make-skill.js';
 import { checkSkillName, writeSkill } from '../skills/skill-file.js';
+import type { LoadedConfig } from '../config/load-config.js';
+import { modelRefusal, printChatModels } from './model-choice.js';
 import type { Output } from './output.js';
 import { plural, tokenFigures } from '../runtime/describe-event.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -18,7 +20,7 @@ const SESSIONS_LISTED = 10;
 export const REPL_HELP = [
   'Type a question and press Enter. End a line with \\ to continue on the next; a paste is one message.',
   '  /new            start a new session',
-  '  /model [NAME]   show the model, or switch (a models.yaml key, ollama:NAME, gemini:NAME, auto)',
+  '  /model [NAME]   list the models you can use (current one marked), or switch (a models.yaml key, ollama:NAME, auto)',
   '  /sessions       list recent sessions (continue one with: cortex --session ID)',
   '  /stats          questions, tokens, cost and time in this session',
   '  /memory [edit]  the standing instructions (AGENTS.md files) in use, or open the nearest in $EDITOR',
@@ -71,6 +73,8 @@ export class SessionStats {
 
 export interface ReplCommandContext {
   runtime: Runtime;
+  /** The loaded profile and models, for /model's listing. */
+  config: LoadedConfig;
   out: Output;
   memoryDir: string;
   /** The profile's skills folder, for /save. */
@@ -106,12 +110,17 @@ export async function runReplCommand(name: string, arg: string, ctx: ReplCommand
       out.error(`session ${runtime.memory.id} · ${ctx.stats.describe()}`);
       return 'continue';
     case 'model':
-      if (!arg) {
-        out.error(`model: ${runtime.llm.provider} ${runtime.llm.model}`);
-        return 'continue';
-      }
       try {
-        await runtime.useModel(arg, out);
+        if (!arg) {
+          await printChatModels(ctx.config, runtime.llm, out);
+          return 'continue';
+        }
+        const refusal = await modelRefusal(ctx.config, arg.trim());
+        if (refusal) {
+          out.error(out.err.red(`${refusal} Still using ${runtime.llm.provider === 'none' ? 'no model' : `${runtime.llm.provider} ${runtime.llm.model}`}.`));
+          return 'continue';
+        }
+        await runtime.useModel(arg.trim(), out);
         await ctx.checkModel();
       } catch (err) {
         out.error(out.err.red(`error: ${errorMessage(err)}`));

@@ -1,11 +1,10 @@
 // `cortex` with no command: a REPL. One session until /new; a model failure is shown and the REPL goes on;
 // Ctrl-C cancels the current question or clears the line; Ctrl-R searches the history; Ctrl-D or /exit quits.
 import { terminalInteraction } from './terminal-elicit.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LoadedConfig } from '../config/load-config.js';
-import { errorMessage } from '../errors.js';
+import { errorMessage, LlmUnavailableError } from '../errors.js';
 import { checkTextModel } from '../llm/check-model.js';
 import type { AskUser } from '../policy/approval-gate.js';
 import { promptLine } from './prompt-line.js';
@@ -13,8 +12,10 @@ import { printResult } from './print-result.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { attachHistorySearch } from './history-search.js';
+import type { PendingLlm } from '../runtime/pending-llm.js';
 import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
+import { addHistoryEntry, loadHistory, saveHistory } from './repl-history.js';
 import { MessageAssembler, readInput } from './repl-input.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { withProgressHeld } from './screen-hold.js';
@@ -24,20 +25,10 @@ const PROMPT = 'cortex> ';
 const CONTINUE_PROMPT = '   ...> ';
 /** A line that answers an approval question rather than asking one. */
 const APPROVAL_ANSWER = /^(y|yes|n|no|a|always)$/i;
-/** Input lines kept between runs (the file under the cache folder). */
-const HISTORY_LINES = 1_000;
-
-async function loadHistory(file: string): Promise<string[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  // readline wants the newest first.
-  return text.split('\n').filter(Boolean).slice(-HISTORY_LINES).reverse();
-}
-
-async function saveHistory(file: string, history: string[]): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, `${history.slice(0, HISTORY_LINES).reverse().join('\n')}\n`, { mode: 0o600 });
-}
-
+/** Shown at start when no model is reachable: what works meanwhile. How to set one up was printed just before. */
+const NO_MODEL_HELP =
+  'No model is reachable, so questions cannot be answered yet. Set one up as above (it is picked up at the next question), ' +
+  'or /model lists what is available; /sessions and /help work meanwhile.';
 export async function replCommand(config: LoadedConfig, options: RuntimeOptions, out: Output): Promise<number> {
   const historyFile = join(config.paths.cache, 'repl-history');
   const terminal = Boolean(process.stdin.isTTY);
@@ -47,9 +38,10 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     prompt: PROMPT,
     terminal,
     history: terminal ? await loadHistory(historyFile) : [],
-    historySize: HISTORY_LINES,
-    removeHistoryDuplicates: true,
+    // readline would add every line it reads; the REPL adds whole messages itself (not answers to its questions).
+    historySize: 0,
   });
+  const history = (rl as unknown as { history: string[] }).history;
   const assembler = new MessageAssembler();
   // Bracketed paste: the terminal marks a paste, so its lines become one message.
   let pasting = false;
@@ -121,7 +113,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
 
   let runtime: Runtime;
   try {
-    runtime = await Runtime.start(config, options, out, terminalInteraction(ask));
+    // Without any model the REPL still opens: /model, /sessions and /help work, and a question says how to set one up.
+    runtime = await Runtime.start(config, { ...options, startWithoutLlm: true }, out, terminalInteraction(ask));
   } catch (err) {
     rl.close();
     throw err;
@@ -148,10 +141,15 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
   };
   rl.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
-  out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
-  await warnIfModelMissing(runtime, out);
+  if (runtime.llm.provider === 'none') {
+    out.info(`Cortex-R · no model · session ${runtime.memory.id} · /help for commands`);
+    out.error(NO_MODEL_HELP);
+  } else {
+    out.info(`Cortex-R · ${runtime.llm.provider} ${runtime.llm.model} · session ${runtime.memory.id} · /help for commands`);
+    await warnIfModelMissing(runtime, out);
+  }
   let stats = new SessionStats();
-  const context = { runtime, out, memoryDir: config.paths.memory, skillsDir: config.paths.skills, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
+  const context = { runtime, config, out, memoryDir: config.paths.memory, skillsDir: config.paths.skills, get stats() { return stats; }, resetStats: () => { stats = new SessionStats(); }, checkModel: () => warnIfModelMissing(runtime, out) };
   try {
     prompt();
     // Bounded by the input: each turn consumes a line, and the iterator ends with it.
@@ -170,6 +168,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
         if (!pasting) prompt();
         continue;
       }
+      if (terminal) addHistoryEntry(history, message);
       let input = readInput(message);
       // `/prompt NAME arg=value`: a server's MCP prompt becomes the question (`/prompt` alone lists them).
       if (input.kind === 'command' && (input.name === 'prompt' || input.name === 'prompts')) {
@@ -179,6 +178,8 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       }
       if (input.kind === 'command') {
         if ((await runReplCommand(input.name, input.arg, context)) === 'exit') break;
+      } else if (input.kind === 'question' && !(await modelReady(runtime, out))) {
+        // No model yet: said in plain words (modelReady), and the question is not run.
       } else if (input.kind === 'question') {
         current = new AbortController();
         const progress = createProgress(out);
@@ -206,10 +207,28 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       process.stdin.off('keypress', onKey);
       // Bracketed paste off, and the shell's prompt on a line of its own after Ctrl-D.
       process.stdout.write('\x1b[?2004l\n');
-      await saveHistory(historyFile, (rl as unknown as { history: string[] }).history).catch(() => undefined);
+      await saveHistory(historyFile, history).catch(() => undefined);
     }
     rl.close();
     await runtime.close();
+  }
+}
+
+/**
+ * True when a model can answer. With none at start, each question first tries again (a key set or Ollama started
+ * since); when there is still none, says so with how to set one up, instead of running the question.
+ */
+async function modelReady(runtime: Runtime, out: Output): Promise<boolean> {
+  const pending = runtime.llm as Partial<PendingLlm>;
+  if (runtime.llm.provider !== 'none' || !pending.ready) return true;
+  try {
+    await pending.ready();
+    return true;
+  } catch (err) {
+    const advice = err instanceof LlmUnavailableError && err.cause instanceof Error ? err.cause.message : errorMessage(err);
+    out.error(out.err.red('No model is set up, so the question was not asked.'));
+    out.error(advice);
+    return false;
   }
 }
 

@@ -4,34 +4,53 @@ import { UsageError } from '../errors.js';
 import { approvalGateFor } from '../policy/approval-gate.js';
 import { checkServer } from '../mcp/check-server.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
+import type { ServerStatus } from '../mcp/types.js';
 import { isPlainObject } from '../sandbox/check-args.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { plural } from '../runtime/describe-event.js';
 import { terminalAsk } from './terminal-ask.js';
 
-/** Starts every configured server and prints each one's status and tools. Exit 0 when all enabled ones are ready. */
+/**
+ * Starts every configured server and prints each one's status and tools as soon as it is ready (or failed), its
+ * lines together; `--json` prints them all at the end, in config order. Exit 0 when all enabled ones are ready.
+ */
 export async function serversList(config: LoadedConfig, out: Output): Promise<number> {
-  const multi = await MultiMcp.start(config.servers, await multiMcpOptions(config));
+  const multi = MultiMcp.launch(config.servers, await multiMcpOptions(config));
   try {
-    const statuses = multi.statuses();
+    // Settles once this server has started or given up (never rejects): its status is then final for the listing.
+    const settled = (id: string) => multi.awaitTools([id]).catch(() => undefined);
+    const first = multi.statuses();
     if (out.json) {
-      out.result(statuses);
-    } else if (statuses.length === 0) {
+      await Promise.all(config.servers.map((s) => settled(s.id)));
+      out.result(multi.statuses());
+    } else if (first.length === 0) {
       out.line(`No MCP servers are configured in ${config.profileFile}.`);
     } else {
-      const width = Math.max(12, ...statuses.map((s) => s.id.length));
-      for (const s of statuses) {
-        const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red(s.state.padEnd(8));
-        const head = `${s.id.padEnd(width)} ${state}`;
-        out.line(s.state === 'ready' ? `${head} ${plural(s.tools.length, 'tool', 'tools')}: ${s.tools.join(', ')}` : `${head} ${s.error}`);
-        if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}${s.protocolVersion ? `; MCP ${s.protocolVersion}` : ''}`));
-      }
+      const width = Math.max(12, ...first.map((s) => s.id.length));
+      // Servers that will not start (disabled, or a broken entry) are known at once.
+      const starting = new Set(config.servers.map((s) => s.id));
+      for (const s of first) if (!starting.has(s.id)) printStatus(s, width, out);
+      await Promise.all(
+        config.servers.map(async ({ id }) => {
+          await settled(id);
+          const status = multi.statuses().find((s) => s.id === id);
+          if (status) printStatus(status, width, out);
+        }),
+      );
     }
-    return statuses.every((s) => s.state === 'ready' || s.state === 'disabled') ? EXIT.ok : EXIT.gaveUp;
+    return multi.statuses().every((s) => s.state === 'ready' || s.state === 'disabled') ? EXIT.ok : EXIT.gaveUp;
   } finally {
     await multi.close();
   }
+}
+
+/** One server's lines: state and tools, then the roots offered and the protocol spoken. */
+function printStatus(s: ServerStatus, width: number, out: Output): void {
+  const state = s.state === 'ready' ? out.green('ready   ') : s.state === 'disabled' ? out.dim('disabled') : out.red(s.state.padEnd(8));
+  const head = `${s.id.padEnd(width)} ${state}`;
+  out.line(s.state === 'ready' ? `${head} ${plural(s.tools.length, 'tool', 'tools')}: ${s.tools.join(', ')}` : `${head} ${s.error}`);
+  if (s.state === 'ready') out.line(out.dim(`${' '.repeat(width)} roots offered: ${s.roots?.length ? s.roots.join(', ') : '(none)'}${s.protocolVersion ? `; MCP ${s.protocolVersion}` : ''}`));
 }
 
 /** Parses `--args`: a JSON object of tool name → arguments object. */

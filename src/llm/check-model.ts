@@ -21,9 +21,19 @@ export function sameModel(provider: string, listed: string, configured: string):
   return bare(listed) === bare(configured);
 }
 
-/** The listed models that write text (not embedding models). */
+/** Model families that only embed text (Ollama reports nomic-embed-text, mxbai-embed-large, all-minilm as these). */
+const EMBEDDING_FAMILIES = new Set(['bert', 'nomic-bert']);
+
+/** The listed models that write text (not embedding models: by the provider's actions, Ollama's family, or the name). */
 export function textModels(models: ProviderModel[]): ProviderModel[] {
-  return models.filter((m) => (m.actions ? m.actions.includes('generateContent') : !/embed|bge-|minilm|rerank|whisper|tts|dall-e|moderation|transcribe/i.test(m.name)));
+  return models.filter((m) => isTextModel(m));
+}
+
+/** True unless the model only embeds, transcribes or moderates (see textModels). */
+export function isTextModel(m: ProviderModel): boolean {
+  if (m.actions) return m.actions.includes('generateContent');
+  if (m.families?.some((f) => EMBEDDING_FAMILIES.has(f.toLowerCase()))) return false;
+  return !/embed|bge-|minilm|rerank|whisper|tts|dall-e|moderation|transcribe/i.test(m.name);
 }
 
 /**

@@ -67,6 +67,12 @@ export async function listProviderModels(options: ListProviderModelsOptions): Pr
   return { providers, setting, default: chosen, auto };
 }
 
+/** One provider's listing, for the models.yaml entry (or provider default) given. Never throws. */
+export function providerListing(config: ModelConfig, env: NodeJS.ProcessEnv): Promise<ProviderListing> {
+  const list = { gemini: geminiListing, anthropic: anthropicListing, openai: openAiListing, ollama: ollamaListing }[config.type];
+  return list(config, env);
+}
+
 /** True when `model` of `provider` is the given choice. */
 export function isChoice(choice: ModelChoice, provider: string, model: string): boolean {
   return 'provider' in choice && choice.provider === provider && sameModel(provider, model, choice.model);

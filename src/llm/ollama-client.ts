@@ -86,11 +86,15 @@ export function createOllamaClient(
     const { value } = await run((ollama) => ollama.list(), opts.signal, config.model, undefined, MAX_MODEL_LIST_BYTES, true);
     const models = (value as { models?: unknown } | null)?.models;
     if (!Array.isArray(models)) throw new LlmRequestError(PROVIDER, `the model list from ${host}/api/tags is not in Ollama's format`);
-    return models
-      .slice(0, MAX_LISTED_MODELS)
-      .map((m) => (m as { name?: unknown; model?: unknown } | null)?.name ?? (m as { model?: unknown } | null)?.model)
-      .filter((name): name is string => typeof name === 'string' && name.length > 0 && name.length < 300)
-      .map((name) => ({ name }));
+    return models.slice(0, MAX_LISTED_MODELS).flatMap((m): ProviderModel[] => {
+      const entry = (m ?? {}) as { name?: unknown; model?: unknown; details?: { family?: unknown; families?: unknown } | null };
+      const name = entry.name ?? entry.model;
+      if (typeof name !== 'string' || name.length === 0 || name.length >= 300) return [];
+      const families = [entry.details?.family, ...(Array.isArray(entry.details?.families) ? entry.details.families : [])].filter(
+        (f): f is string => typeof f === 'string',
+      );
+      return [{ name, ...(families.length ? { families: [...new Set(families)] } : {}) }];
+    });
   };
 
   /** The model's context length from /api/show (undefined when it names none); a missing model throws ModelNotFoundError. */

@@ -11,6 +11,8 @@ export interface RecordingHeader {
   model: string;
   /** When the recording started, ISO 8601. */
   recorded_at: string;
+  /** The question asked (`cortex ask --record`); absent in older recordings. */
+  question?: string;
 }
 
 /** One exchange, one JSON line: the request as sent (without its abort signal) and the reply or the error. */
@@ -35,7 +37,7 @@ function recordable(request: object): unknown {
  * other member of the client passes through untouched. The file is created (or emptied) at once.
  * @throws UsageError when the file cannot be written.
  */
-export function recordingLlm(inner: LlmClient, file: string): LlmClient {
+export function recordingLlm(inner: LlmClient, file: string, options: { question?: string } = {}): LlmClient {
   /** Writes one JSON line: the first creates (or empties) the file, the rest append. */
   const write = (line: unknown, first = false) => {
     try {
@@ -44,7 +46,14 @@ export function recordingLlm(inner: LlmClient, file: string): LlmClient {
       throw new UsageError(`cannot write the recording ${file}: ${errorMessage(err)}`, { cause: err });
     }
   };
-  const header: RecordingHeader = { format: RECORDING_FORMAT, version: RECORDING_VERSION, provider: inner.provider, model: inner.model, recorded_at: new Date().toISOString() };
+  const header: RecordingHeader = {
+    format: RECORDING_FORMAT,
+    version: RECORDING_VERSION,
+    provider: inner.provider,
+    model: inner.model,
+    recorded_at: new Date().toISOString(),
+    ...(options.question !== undefined ? { question: options.question } : {}),
+  };
   write(header, true);
   const recorded =
     <A extends unknown[], R>(method: RecordedExchange['method'], call: (...args: A) => Promise<R>, request: (...args: A) => object) =>
@@ -68,6 +77,12 @@ export function recordingLlm(inner: LlmClient, file: string): LlmClient {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/** The question a recording was made for, when it says (older recordings do not). @throws UsageError as replayLlm. */
+export function recordedQuestion(file: string): string | undefined {
+  const { question } = readRecording(file).header;
+  return typeof question === 'string' ? question : undefined;
 }
 
 /**

@@ -87,4 +87,6 @@ export interface ProviderModel {
   inputTokens?: number;
   /** What it can do, when the list says: e.g. generateContent, embedContent. */
   actions?: string[];
+  /** Model families, when the list says (Ollama's details.families, e.g. llama, bert, nomic-bert). */
+  families?: string[];
 }

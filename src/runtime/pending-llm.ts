@@ -2,13 +2,18 @@
 import { LlmUnavailableError } from '../errors.js';
 import type { LlmClient } from '../llm/types.js';
 
+/** The stand-in client; `ready()` connects now (or throws LlmUnavailableError with the setup advice). */
+export interface PendingLlm extends LlmClient {
+  ready(): Promise<LlmClient>;
+}
+
 /**
  * An LlmClient standing in until a model is reachable: every generate/embed first tries `connect` again
  * (resolveTextModel: a Gemini key set since, or an Ollama that now answers, probed within its own bound);
  * once it succeeds, that client answers from then on. Until then each request fails with
  * LlmUnavailableError carrying the setup advice, so sessions and documents can be browsed meanwhile.
  */
-export function pendingLlm(connect: () => Promise<LlmClient>): LlmClient {
+export function pendingLlm(connect: () => Promise<LlmClient>): PendingLlm {
   let client: LlmClient | null = null;
   let connecting: Promise<LlmClient> | null = null;
   const ready = async (): Promise<LlmClient> => {
@@ -24,6 +29,7 @@ export function pendingLlm(connect: () => Promise<LlmClient>): LlmClient {
     }
   };
   return {
+    ready,
     get provider() {
       return client?.provider ?? 'none';
     },

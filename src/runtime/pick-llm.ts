@@ -34,7 +34,7 @@ export async function pickLlm(config: LoadedConfig, options: RuntimeOptions, out
     // --model names the model of every stage; without it, profiles.yaml may give perception and decision their own.
     const staged = options.model ? client : stagedLlm(client, await stageModels(config, out));
     const instructed = instructedLlm(staged, [personaInstructions(config.profile), standingInstructions(agents)].filter(Boolean).join('\n\n'));
-    return options.record ? recordingLlm(instructed, options.record) : instructed;
+    return options.record ? recordingLlm(instructed, options.record, options.recordQuestion !== undefined ? { question: options.recordQuestion } : {}) : instructed;
   };
   try {
     return await connect();

@@ -42,13 +42,15 @@ export interface RuntimeOptions {
   yes?: boolean;
   /** `ask --record FILE`: write every LLM exchange of the run to FILE. */
   record?: string;
+  /** The question `--record` notes in its file, so a replay for another question is refused. */
+  recordQuestion?: string;
   /** `ask --replay FILE`: answer from a recording instead of an LLM. */
   replay?: string;
   /** Sandbox worker processes for questions answered at once (`cortex serve`, `cortex mcp`). Default 1. */
   sandboxWorkers?: number;
   /**
    * Start even when no LLM is reachable (`cortex serve`, `cortex mcp`): questions then fail with a "no LLM"
-   * error, and each one looks for the LLM again. Default false: `ask` and the REPL stop at once.
+   * error, and each one looks for the LLM again. Default false: `ask` stops at once (the REPL opens and says so).
    */
   startWithoutLlm?: boolean;
   /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */

@@ -39,9 +39,20 @@ describe('cortex eval-retrieval', () => {
     }
   });
 
-  it('names the missing file of a folder that is not a BEIR collection', async () => {
+  it('names the missing file of a folder that is not a BEIR collection, as bad usage (exit 2)', async () => {
     const run = await runCli(['eval-retrieval', tmpdir()]);
-    expect(run.code).toBe(4);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/corpus\.jsonl: missing \(a BEIR folder holds corpus\.jsonl, queries\.jsonl and qrels\/test\.tsv\)/);
+  });
+});
+
+describe('cortex eval-retrieval usage', () => {
+  it('exits 2 for a folder that does not exist, and for a second folder given', async () => {
+    const missing = await runCli(['eval-retrieval', join(tmpdir(), 'no-such-beir-folder')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-such-beir-folder\/corpus\.jsonl: missing/);
+    const extra = await runCli(['eval-retrieval', FIXTURE, FIXTURE]);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain("too many arguments for 'eval-retrieval'");
   });
 });

@@ -194,6 +194,8 @@ export interface FakeOllamaOptions {
   replies?: ReplyScript;
   /** Model names listed by /api/tags. */
   models?: string[];
+  /** /api/tags's details.families per model name (e.g. bert for an embedding model); none: empty details. */
+  families?: Record<string, string[]>;
   /** What /api/version reports. */
   version?: string;
   /** /api/show's `model_info["llama.context_length"]` (default 32768); null: model_info without a context length. */
@@ -237,7 +239,10 @@ export function startFakeOllamaServer(options: FakeOllamaOptions = {}): Promise<
         if (request.method !== 'GET') return undefined;
         if (request.path === '/api/version') return { body: { version } };
         if (request.path === '/api/tags') {
-          return { body: { models: models.map((name) => ({ name, model: name, size: 0, digest: '', details: {} })) } };
+          return { body: { models: models.map((name) => {
+            const families = options.families?.[name];
+            return { name, model: name, size: 0, digest: '', details: families ? { family: families[0], families } : {} };
+          }) } };
         }
         return undefined;
       },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
 import { ModelNotFoundError } from '../../src/errors.js';
-import { checkTextModel, sameModel } from '../../src/llm/check-model.js';
+import { checkTextModel, sameModel, textModels } from '../../src/llm/check-model.js';
 import { createGeminiClient } from '../../src/llm/gemini-client.js';
 import { createOllamaClient } from '../../src/llm/ollama-client.js';
 import { resolveTextModel } from '../../src/llm/select.js';
@@ -124,5 +124,17 @@ describe('sameModel', () => {
     expect(sameModel('ollama', 'llama3.1:latest', 'llama3.1')).toBe(true);
     expect(sameModel('ollama', 'llama3.1:8b', 'llama3.1')).toBe(false);
     expect(sameModel('gemini', 'models/gemini-flash-latest', 'gemini-flash-latest')).toBe(true);
+  });
+});
+
+describe('textModels', () => {
+  it('leaves out an Ollama model whose family is an embedding one, whatever its name', async () => {
+    const server = await fakeOllama({ models: ['llama3.1:8b', 'granite-retriever:30m'], families: { 'llama3.1:8b': ['llama'], 'granite-retriever:30m': ['bert'] } });
+    const listed = await createOllamaClient(ollama('llama3.1:8b', server.url), {}).listModels();
+    expect(listed).toEqual([
+      { name: 'llama3.1:8b', families: ['llama'] },
+      { name: 'granite-retriever:30m', families: ['bert'] },
+    ]);
+    expect(textModels(listed).map((m) => m.name)).toEqual(['llama3.1:8b']);
   });
 });
