@@ -36,6 +36,10 @@ export const MAX_INPUT_ROUNDS_PER_CALL = 32;
 /** How long a client may cache the tool list: it is fixed while the server runs, but skills are re-read at start. */
 export const TOOL_LIST_CACHE_TTL_MS = 60_000;
 
+/** The JSON Schema key naming the header a tool argument is mirrored into (SEP-2243), and our one such argument. */
+const X_MCP_HEADER = 'x-mcp-header';
+export const SESSION_HEADER_NAME = 'Session-Id';
+
 type RunResult = Awaited<ReturnType<Runtime['ask']>>;
 /** What requestState carries between rounds: the run, and the questions that round asked. */
 interface RoundState {
@@ -115,7 +119,8 @@ function buildServer(shared: Shared, skills: Skill[]): McpServer {
         'answer to continue that conversation.',
       inputSchema: z.object({
         question: z.string().min(1).max(MAX_QUESTION_CHARS).describe('The question, in natural language'),
-        session_id: z.string().optional().describe('Continue this session (from an earlier answer\'s session_id)'),
+        // Mirrored into an Mcp-Param-Session-Id header on HTTP (SEP-2243): a proxy can route a follow-up by session.
+        session_id: z.string().optional().describe('Continue this session (from an earlier answer\'s session_id)').meta({ [X_MCP_HEADER]: SESSION_HEADER_NAME }),
       }),
       outputSchema: z.object(outputSchema),
       annotations: { readOnlyHint: false, openWorldHint: true },
