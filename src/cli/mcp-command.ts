@@ -48,7 +48,7 @@ export async function mcpCommand(config: LoadedConfig, options: McpOptions, out:
       } catch (err) {
         throw new UsageError(`cannot listen on ${host}:${http}: ${(err as Error).message}`, { cause: err });
       }
-      out.info(`cortex mcp: ready on ${endpoint.url}`);
+      out.line(`Cortex-R is serving MCP on ${endpoint.url} (Ctrl-C to stop)`);
       await stopped;
       await endpoint.close();
     } else {
