@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/paths.js';
 import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
@@ -92,16 +93,26 @@ describe('cortex mcp --http', () => {
     }
   }, 60_000);
 
-  it('answers a 2025-11-25 client (SDK v1)', async () => {
-    const client = new Client({ name: 'http-v1', version: '1.0.0' });
+  it('answers a 2025-11-25 client (SDK v1) in a session of its own, asking it with elicitation/create', async () => {
+    const asked: string[] = [];
+    const client = new Client({ name: 'http-v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => (asked.push(request.params.message), { action: 'decline' }));
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: AUTH } });
     await client.connect(transport);
-    try {
-      expect(transport.protocolVersion).toBe('2025-11-25');
-      const result = await client.callTool({ name: 'ask', arguments: { question: 'Book me a table' } });
-      expect(result.structuredContent).toMatchObject({ status: 'answered', answer: 'not booked (decline)' });
-    } finally {
-      await client.close();
-    }
+    expect(transport.protocolVersion).toBe('2025-11-25');
+    expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    const result = await client.callTool({ name: 'ask', arguments: { question: 'Cancel my booking' } });
+    expect((result.structuredContent as { answer: string }).answer).toMatch(/^not done: .*the user declined it/);
+    expect(asked).toHaveLength(1);
+    // Ending the session: the server forgets it, and a request naming it is refused.
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    await client.close();
+    const after = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(404);
   }, 60_000);
 });

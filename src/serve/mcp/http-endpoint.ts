@@ -3,9 +3,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
 import { checkAccess, PREFLIGHT_HEADERS, type AccessPolicy } from '../access-policy.js';
 import { ApiError } from '../api-error.js';
+import { legacySessions } from './legacy-sessions.js';
 
 /** The one path MCP is served on; anything else is 404. */
 export const MCP_HTTP_PATH = '/mcp';
@@ -17,14 +18,17 @@ export interface McpHttpEndpoint {
 }
 
 /**
- * Listens on `host:port` (0 picks a free port) and serves MCP at /mcp: 2026-07-28 per request, 2025-era requests
- * statelessly (no session; a 2025 client there cannot be asked questions). Every request passes `checkAccess` first.
+ * Listens on `host:port` (0 picks a free port) and serves MCP at /mcp: 2026-07-28 per request, 2025-era clients in a
+ * session each (so they can be asked questions). Every request passes `checkAccess` first.
  * @throws the listen error (port in use, address not available)
  */
 export async function startMcpHttp({ factory, host, port, policy, log }: { factory: McpServerFactory; host: string; port: number; policy: AccessPolicy; log: (line: string) => void }): Promise<McpHttpEndpoint> {
-  const handler = createMcpHandler(factory, { legacy: 'stateless', onerror: (err) => log(`cortex mcp: ${err.message}`) });
+  const onerror = (err: Error) => log(`cortex mcp: ${err.message}`);
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror });
+  const legacy = legacySessions(factory, onerror);
+  const fetch = async (request: Request) => ((await isLegacyRequest(request)) ? legacy.fetch(request) : modern.fetch(request));
   const server = createServer((req, res) => {
-    serve(req, res, handler.fetch, policy).catch((err: unknown) => {
+    serve(req, res, fetch, policy).catch((err: unknown) => {
       log(`cortex mcp: ${(err as Error).message}`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal","message":"internal error"}}');
       else res.destroy();
@@ -39,7 +43,8 @@ export async function startMcpHttp({ factory, host, port, policy, log }: { facto
   return {
     url: `http://${shown}:${address.port}${MCP_HTTP_PATH}`,
     close: async () => {
-      await handler.close();
+      await modern.close();
+      await legacy.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
