@@ -34,7 +34,8 @@ export class QuestionRun<R> {
 
   constructor(body: (hooks: RunHooks) => Promise<R>) {
     const hooks: RunHooks = { ask: (request, signal) => this.ask(request, signal), onEvent: (event) => this.sink?.(event), signal: this.controller.signal };
-    this.ended = body(hooks).then(
+    // Started on the next tick, so the call that made the run can attach its progress sink first.
+    this.ended = Promise.resolve().then(() => body(hooks)).then(
       (result) => this.push({ kind: 'done', result }),
       (error: unknown) => this.push({ kind: 'failed', error }),
     );
@@ -45,11 +46,12 @@ export class QuestionRun<R> {
     const onAbort = () => this.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      while (this.steps.length === 0) {
+      for (;;) {
         if (signal.aborted) return null;
+        const step = this.steps.shift();
+        if (step) return step;
         await new Promise<void>((resolve) => (this.wake = resolve));
       }
-      return this.steps.shift()!;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
