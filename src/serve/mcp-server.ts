@@ -142,6 +142,8 @@ async function answerCall(shared: Shared, server: McpServer, question: string, o
   if (state !== undefined) {
     run = shared.runs.get(state.run);
     if (!run) return errorResult('This question is no longer waiting for an answer (it ended or was given up on); ask it again.');
+    // One call at a time carries a question on: a second retry with the same state is a client's mistake.
+    if (run.sink !== null) return errorResult('This question is already being continued by another call.');
     const answers = new Map(Object.entries(ctx.mcpReq.inputResponses ?? {}).map(([key, response]) => [key, answerFrom(response)]));
     run.answer(answers, state.asked);
   } else {

@@ -25,7 +25,7 @@ export class QuestionRun<R> {
   private wake: (() => void) | null = null;
   private readonly waiting = new Map<string, { resolve: (answer: ElicitationAnswer) => void; timer: NodeJS.Timeout }>();
   private asked = 0;
-  /** The current call's progress sink; events between calls are dropped. */
+  /** The current call's progress sink (null between calls, whose events are dropped); one call at a time. */
   sink: ((event: AgentEvent) => void) | null = null;
   /** Progress notifications sent so far, over every call of the run (progress must only grow). */
   progressCount = 0;
