@@ -43,10 +43,11 @@ export async function startMcpHttp({ factory, host, port, policy, log }: { facto
   return {
     url: `http://${shown}:${address.port}${MCP_HTTP_PATH}`,
     close: async () => {
-      await modern.close();
-      await legacy.close();
+      // Stop taking requests first; then end the exchanges and sessions still open.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([modern.close(), legacy.close()]);
+      await stopped;
     },
   };
 }
