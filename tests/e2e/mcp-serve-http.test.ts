@@ -115,4 +115,24 @@ describe('cortex mcp --http', () => {
     });
     expect(after.status).toBe(404);
   }, 60_000);
+
+  it('stops on SIGTERM, with exit code 0, after serving both revisions', async () => {
+    const exited = new Promise<number | null>((resolve) => server.child.once('close', (code) => resolve(code)));
+    server.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+});
+
+describe('cortex mcp --http --host', () => {
+  it('refuses to serve past loopback without CORTEX_API_TOKEN', async () => {
+    const { profile } = tempProject();
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.CORTEX_API_TOKEN;
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, 'mcp', '--http', '0', '--host', '0.0.0.0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
+    expect(code).not.toBe(0);
+    expect(err).toContain('serving MCP on 0.0.0.0 would open it to the network: set CORTEX_API_TOKEN');
+  }, 60_000);
 });
