@@ -88,6 +88,10 @@ describe('cortex mcp --http', () => {
       expect(result.structuredContent).toMatchObject({ status: 'answered', answer: 'booking cancelled' });
       expect(asked).toEqual(['Cortex-R asks before running a tool: Allow booking.cancel_booking?\n  It may change or delete data.\n  Arguments: none']);
       expect(progress.length).toBeGreaterThan(3);
+      // A follow-up names its session; the SDK mirrors it into the Mcp-Param-Session-Id header the server checks.
+      const sessionId = (result.structuredContent as { session_id: string }).session_id;
+      const followUp = await client.callTool({ name: 'ask', arguments: { question: 'Book me a table', session_id: sessionId } });
+      expect(followUp.structuredContent).toMatchObject({ status: 'answered', session_id: sessionId });
     } finally {
       await client.close();
     }
