@@ -129,8 +129,18 @@ function buildProgram(run: (action: (config: LoadedConfig, out: Output) => Promi
     );
   program
     .command('mcp')
-    .description('run Cortex-R as an MCP server on stdio (tool: ask)')
-    .action(() => run(async (config, out) => (await import('./cli/mcp-command.js')).mcpCommand(config, runtimeOptions(program), out)));
+    .description('run Cortex-R as an MCP server on stdio, or with --http over Streamable HTTP (tool: ask)')
+    .option('--http <port>', 'serve MCP over HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)')
+    .option('--host <address>', 'with --http: address to bind (default 127.0.0.1); not loopback needs CORTEX_API_TOKEN')
+    .action((opts: { http?: string; host?: string }) =>
+      run(async (config, out) =>
+        (await import('./cli/mcp-command.js')).mcpCommand(
+          config,
+          { ...runtimeOptions(program), ...(opts.http !== undefined ? { http: Number(opts.http) } : {}), ...(opts.host ? { host: opts.host } : {}) },
+          out,
+        ),
+      ),
+    );
 
   program
     .command('index')

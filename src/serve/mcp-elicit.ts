@@ -1,27 +1,36 @@
-// Requests for input during a `cortex mcp` question (a tool server's, or Cortex-R's own approval question), sent on to
-// the MCP client as elicitation/create, when the client said it can answer them.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ElicitResultSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_ELICITATION_WAIT_MS, type Elicit } from '../mcp/elicitation.js';
+// Requests for input during a `cortex mcp` question (a tool server's, or Cortex-R's own approval question), turned
+// into the input requests of an input_required result, and the client's answers turned back.
+import { inputRequired, type ClientCapabilities, type InputRequest } from '@modelcontextprotocol/server';
+import type { ElicitationAnswer, ElicitationRequest } from '../mcp/elicitation.js';
 
-/** How a tool call's handler sends a request to the client, tied to that call (RequestHandlerExtra.sendRequest). */
-type SendRequest = (request: ElicitRequest, schema: typeof ElicitResultSchema, options: { signal: AbortSignal; timeout: number }) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
+/** What the client said it can answer: nothing, forms, or forms and links. */
+export type ClientAsking = 'none' | 'form' | 'form_and_url';
 
-/** An Elicit asking the MCP client, or undefined when it declared no elicitation capability (then nobody is asked). */
-export function clientElicit(server: Server, sendRequest: SendRequest): Elicit | undefined {
-  const capability = server.getClientCapabilities()?.elicitation;
-  if (!capability) return undefined;
-  return async (request, { signal }) => {
-    if (request.mode === 'url' && !capability.url) return { action: 'decline', reason: 'The MCP client asking this question cannot open links for its user.' };
-    // The client's user must know who asks: a tool server, or Cortex-R itself before a call.
-    const asker = request.mode === 'form' && request.approval ? 'Cortex-R asks before running a tool' : request.mode === 'form' && request.question ? 'Cortex-R asks' : `The tool server "${request.server}" asks`;
-    const message = `${asker}: ${request.message}`;
-    const params: ElicitRequest['params'] =
-      request.mode === 'url'
-        ? { mode: 'url', message, url: request.url, elicitationId: request.elicitationId }
-        : { message, requestedSchema: { type: 'object', properties: request.fields as never, required: request.required } };
-    const result = await sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal, timeout: MAX_ELICITATION_WAIT_MS });
-    if (result.action !== 'accept') return { action: result.action };
-    return { action: 'accept', ...(result.content ? { content: result.content as Record<string, string | number | boolean | string[]> } : {}) };
-  };
+/** How far a client can be asked, from the capabilities it declared (per request on 2026, at initialize before). */
+export function clientAsking(capabilities: ClientCapabilities | undefined): ClientAsking {
+  const elicitation = capabilities?.elicitation;
+  if (!elicitation) return 'none';
+  return elicitation.url ? 'form_and_url' : 'form';
+}
+
+/** A link the client cannot open is declined without asking; the words say why. */
+export const CANNOT_OPEN_LINKS = 'The MCP client asking this question cannot open links for its user.';
+
+/** The embedded elicitation/create for one request; the message names who asks (a tool server, or Cortex-R). */
+export function inputRequestFor(request: ElicitationRequest): InputRequest {
+  // The client's user must know who asks: a tool server, or Cortex-R itself before a call.
+  const asker =
+    request.mode === 'form' && request.approval ? 'Cortex-R asks before running a tool' : request.mode === 'form' && request.question ? 'Cortex-R asks' : `The tool server "${request.server}" asks`;
+  const message = `${asker}: ${request.message}`;
+  if (request.mode === 'url') return inputRequired.elicitUrl({ message, url: request.url });
+  return inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: request.fields as never, required: request.required } });
+}
+
+/** The client's answer to one input request; anything but an elicitation result counts as cancelled. */
+export function answerFrom(response: unknown): ElicitationAnswer {
+  if (typeof response !== 'object' || response === null) return { action: 'cancel' };
+  const { action, content } = response as { action?: unknown; content?: unknown };
+  if (action === 'decline' || action === 'cancel') return { action };
+  if (action !== 'accept') return { action: 'cancel' };
+  return typeof content === 'object' && content !== null ? { action: 'accept', content: content as Record<string, string | number | boolean | string[]> } : { action: 'accept' };
 }

@@ -1,8 +1,6 @@
 // The stdio transport of `cortex mcp`: newline-delimited JSON-RPC like the SDK's, but a message past the size limit
 // is dropped and answered with an error instead of closing the connection (which left the client waiting).
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 
 /** Largest message read, in bytes: the SDK's own stdio limit (10 MB). */
 export const MAX_MCP_MESSAGE_BYTES = 10 * 2 ** 20;
