@@ -6,7 +6,7 @@ import type { ApproveTool, ServerSummary, ToolCaller, ToolInfo } from '../mcp/ty
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
 import type { PlanSkill } from '../sandbox/plan-skills.js';
-import type { Embedder } from '../rag/embed/embedder.js';
+import type { Embedder } from '../llm/types.js';
 import type { AskPerson, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
 import type { StrategyName } from './strategy.js';
 

@@ -3,14 +3,10 @@ import { QuestionStoppedError } from '../errors.js';
 import { estimatePromptTokens } from '../llm/token-estimate.js';
 import type { GenerateRequest, LlmClient } from '../llm/types.js';
 import { withGenerate } from '../llm/with-generate.js';
-import { priceOf, type BudgetSettings, type Prices } from './budget-settings.js';
-import { spentInTrace } from './session-spend.js';
+import { priceOf, type BudgetSettings, type Prices } from '../config/budget-settings.js';
+import { spentInTrace, type Spent } from './session-spend.js';
 
-/** What was spent: tokens (prompt + completion) and US dollars (null once a request's price was unknown). */
-export interface Spent {
-  tokens: number;
-  usd: number | null;
-}
+export type { Spent };
 
 /** The `spend` of a result (`--json`, the HTTP API, `cortex mcp`): the question's and its session's, and the limits. */
 export interface SpendReport {

@@ -1,8 +1,13 @@
 // What a saved session already spent on the model, read from its trace, so a session budget holds across `cortex ask -c` runs.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Price } from './budget-settings.js';
-import type { Spent } from './budget-keeper.js';
+import type { Price } from '../config/budget-settings.js';
+
+/** What was spent: tokens (prompt + completion) and US dollars (null once a request's price was unknown). */
+export interface Spent {
+  tokens: number;
+  usd: number | null;
+}
 
 /** Trace lines read at most: a session of thousands of questions still stops reading at a bound. */
 const MAX_TRACE_LINES = 1_000_000;

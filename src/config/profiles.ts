@@ -1,10 +1,12 @@
 // Schema of config/profiles.yaml: the agent, its strategy, sandbox limits, paths and MCP servers.
 import { z } from 'zod';
-import { BudgetSchema } from '../budget/budget-settings.js';
-import { HooksSchema } from '../hooks/hook-settings.js';
-import { MAX_VECTOR_WEIGHT } from '../rag/embed/embedder.js';
+import { BudgetSchema } from './budget-settings.js';
+import { HooksSchema } from './hook-settings.js';
 import { parseConfigText } from './parse.js';
 import { isClientMetadataUrl } from './server-spec.js';
+
+/** Largest fusion weight accepted (profiles.yaml `rag.vector_weight`, the documents server's CORTEX_VECTOR_WEIGHT). */
+export const MAX_VECTOR_WEIGHT = 10;
 
 // Limits are finite, bounded integers: YAML's `.inf` would otherwise silently lift a cap.
 const boundedInt = (min: number, max: number, fallback: number) => {

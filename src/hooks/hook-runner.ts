@@ -1,5 +1,5 @@
 // Runs the profile's hooks for one event and reads their answers the way Claude Code does (exit codes, JSON on stdout).
-import { DEFAULT_HOOK_TIMEOUT_S, matches, type HookCommand, type HookEvent, type HooksSettings } from './hook-settings.js';
+import { DEFAULT_HOOK_TIMEOUT_S, matches, type HookCommand, type HookEvent, type HooksSettings } from '../config/hook-settings.js';
 import { runHook, type HookRun } from './run-hook.js';
 
 /** Characters of a hook's message shown to the person or handed to the model. */

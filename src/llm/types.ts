@@ -90,3 +90,28 @@ export interface ProviderModel {
   /** Model families, when the list says (Ollama's details.families, e.g. llama, bert, nomic-bert). */
   families?: string[];
 }
+
+/** Turns texts into vectors of one fixed dimension. */
+export interface Embedder {
+  /** Model id recorded in the index, e.g. `builtin:lexical-v2-1024` or `ollama:nomic-embed-text`; a change forces a rebuild. */
+  readonly id: string;
+  /** Length of every vector `embed` returns. */
+  readonly dimension: number;
+  /**
+   * Lowest cosine similarity (vectors are L2-normalised before indexing) at which a vector hit counts as
+   * relevant on its own, without sharing a term with the query. Default 0.5 when absent.
+   */
+  readonly relevanceFloor?: number;
+  /**
+   * Weight of this embedder's ranking in the fused search, BM25's being 1 (0: the fused search is BM25 alone).
+   * Default DEFAULT_VECTOR_WEIGHT (rag/embed/embedder.ts) when absent.
+   */
+  readonly vectorWeight?: number;
+  /**
+   * True when vectors are computed in this process with no model, cheaply enough to compute again: an index built
+   * with it stores no vectors while the fused search gives them no weight, and a vector search computes them then.
+   */
+  readonly inProcess?: boolean;
+  /** One vector per text, in order. May throw (network, model missing): callers report it per file. */
+  embed(texts: string[]): Promise<Float32Array[] | number[][]>;
+}

@@ -1,13 +1,9 @@
 // One open MCP session as ServerConnection uses it, whichever SDK speaks it: v1 for the 2025 protocol versions, v2 for 2026-07-28.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callAsTask } from './task-call.js';
+import type { SessionRequestOptions } from './types.js';
 
-/** Timeout, cancellation and progress of one request, as both SDKs take them. */
-export interface SessionRequestOptions {
-  timeout?: number;
-  signal?: AbortSignal;
-  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
+export type { SessionRequestOptions };
 
 /** A tool as tools/list gives it (the fields we read). */
 export interface SessionTool {

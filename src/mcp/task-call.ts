@@ -1,7 +1,7 @@
 // A tool that runs only as an MCP task (2025-11-25 `execution.taskSupport: "required"`), called through SDK v1's task stream.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionRequestOptions } from './mcp-session.js';
+import type { SessionRequestOptions } from './types.js';
 
 /** How long the server keeps a task and its result after it ends; enough to fetch it, not to hoard it. */
 const TASK_TTL_MS = 10 * 60_000;

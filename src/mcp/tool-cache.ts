@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ServerSpec } from '../config/server-spec.js';
-import { writeFileAtomic } from '../rag/index/atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 import type { ToolInfo } from './types.js';
 
 /** A cache file larger than this is ignored (and rewritten): it cannot be one of ours. */

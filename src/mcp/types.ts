@@ -162,3 +162,10 @@ export interface PromptInfo {
   description: string;
   arguments: Array<{ name: string; required: boolean }>;
 }
+
+/** Timeout, cancellation and progress of one request, as both SDKs take them. */
+export interface SessionRequestOptions {
+  timeout?: number;
+  signal?: AbortSignal;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}

@@ -1,6 +1,8 @@
 // What the tools of the MCP servers people run do (read, write, egress), known by their package, so a local read is not egress.
 import type { ServerSpec } from '../config/server-spec.js';
-import type { ToolKind } from './tool-class.js';
+
+/** read: changes nothing and talks to nobody; write: changes the user's data or world; egress: its arguments leave the machine. */
+export type ToolKind = 'read' | 'write' | 'egress';
 
 /** One rule of a known server: the tools whose names match, what they do, and whether their results are the user's data. */
 interface ToolRule {

@@ -1,11 +1,10 @@
 // What a tool is to the flow policy: read / write / egress (the profile, our table, known servers, annotations), and what its results are.
 import type { OwnServerKind } from '../config/server-env.js';
 import { matchesEntry } from './approval-policy.js';
-import { knownTool, type KnownServerKind } from './known-servers.js';
+import { knownTool, type KnownServerKind, type ToolKind } from './known-servers.js';
 import type { ToolInfo } from '../mcp/types.js';
 
-/** read: changes nothing and talks to nobody; write: changes the user's data or world; egress: its arguments leave the machine. */
-export type ToolKind = 'read' | 'write' | 'egress';
+export type { ToolKind };
 
 /** What a tool's results are: content anyone could have written (web, mail, documents), or the user's private data. */
 export interface ResultLabels {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { writeFileAtomic } from '../rag/index/atomic-write.js';
+import { writeFileAtomic } from '../atomic-write.js';
 
 /** Entries kept; a file written by hand with more is refused rather than half read. */
 const MAX_TRUST_ENTRIES = 1_000;

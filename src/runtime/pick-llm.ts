@@ -9,7 +9,7 @@ import { stagedLlm } from '../llm/staged-llm.js';
 import type { LlmClient, LlmStageName } from '../llm/types.js';
 import type { Notices } from './notices.js';
 import { pendingLlm } from './pending-llm.js';
-import type { RuntimeOptions } from './runtime.js';
+import type { RuntimeOptions } from './runtime-options.js';
 
 /** The LLM: a replay of a recording (no LLM needed), else the configured model, recorded when asked. */
 export async function pickLlm(config: LoadedConfig, options: RuntimeOptions, out: Notices): Promise<LlmClient> {

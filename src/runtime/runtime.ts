@@ -6,7 +6,7 @@ import type { LoadedConfig } from '../config/load-config.js';
 import { SessionBusyError, SessionNotFoundError, UsageError } from '../errors.js';
 import { askPersonFor } from '../ask-user/ask-person-via.js';
 import { BudgetKeeper, budgetLimits, type Spent } from '../budget/budget-keeper.js';
-import { shippedPrices } from '../budget/budget-settings.js';
+import { shippedPrices } from '../config/budget-settings.js';
 import { startTracing, type Tracing } from '../telemetry/tracing.js';
 import { HookRunner } from '../hooks/hook-runner.js';
 import { MAX_STOP_CONTINUATIONS, promptSubmitted, QuestionHooks, stopRequested } from '../hooks/question-hooks.js';
@@ -28,38 +28,11 @@ import { createSandboxPool } from '../sandbox/sandbox-pool.js';
 import type { AskPerson, Sandbox } from '../sandbox/types.js';
 import { planSkills } from '../skills/skill-file.js';
 import type { Notices } from './notices.js';
-import type { Embedder } from '../rag/embed/embedder.js';
+import type { Embedder } from '../llm/types.js';
 import { pickLlm } from './pick-llm.js';
+import type { RuntimeOptions } from './runtime-options.js';
 
-export interface RuntimeOptions {
-  /** `--model`: a models.yaml key, 'auto', or a provider model (ollama:NAME, gemini:NAME); else the profile's llm.text_generation. */
-  model?: string;
-  /** `--session`: continue this session instead of starting a new one. */
-  session?: string;
-  /** `--strategy`: overrides the profile's planning and exploration modes. */
-  strategy?: string;
-  /** `--yes`: run tools that need approval without asking. */
-  yes?: boolean;
-  /** `ask --record FILE`: write every LLM exchange of the run to FILE. */
-  record?: string;
-  /** The question `--record` notes in its file, so a replay for another question is refused. */
-  recordQuestion?: string;
-  /** `ask --replay FILE`: answer from a recording instead of an LLM. */
-  replay?: string;
-  /** Sandbox worker processes for questions answered at once (`cortex serve`, `cortex mcp`). Default 1. */
-  sandboxWorkers?: number;
-  /**
-   * Start even when no LLM is reachable (`cortex serve`, `cortex mcp`): questions then fail with a "no LLM"
-   * error, and each one looks for the LLM again. Default false: `ask` stops at once (the REPL opens and says so).
-   */
-  startWithoutLlm?: boolean;
-  /** Start a server with a cached tool list only once a question needs it (`cortex ask`: one question). Default false. */
-  lazyServers?: boolean;
-  /** A client to use as it is (a saved plan's, `cortex skills run`): no model is looked up. */
-  llm?: LlmClient;
-  /** `--token-budget N`: tokens one question may spend (overrides the profile's budget.tokens_per_question). */
-  tokenBudget?: number;
-}
+export type { RuntimeOptions };
 
 /** How the runtime may reach the user; absent `ask` means nobody can approve a tool call. */
 export interface RuntimeInteraction {

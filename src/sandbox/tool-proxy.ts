@@ -1,6 +1,6 @@
 // Host side of the sandbox's MCP proxy: counts calls, checks arguments, calls the tool, records each call.
 import { errorMessage } from '../errors.js';
-import type { Embedder } from '../rag/embed/embedder.js';
+import type { Embedder } from '../llm/types.js';
 import { RESOURCE_READER, type ApproveTool, type ResourceReadResult, type ToolCaller, type ToolInfo, type ToolProgress, type ToolResult } from '../mcp/types.js';
 import { callee, decodeArgs, MAX_NAMES_LISTED, MAX_TOOL_NAME_CHARS, unknownToolMessage } from './call-args.js';
 import { checkArgs, isPlainObject } from './check-args.js';

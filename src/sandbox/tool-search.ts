@@ -1,7 +1,7 @@
 // Tool search from inside solve(): `mcp.search_tools(query)` and `mcp.describe_tool(name)` answer from the run's
 // catalogue on the host, as data, so hundreds of signatures need not be in the prompt (Cloudflare's codemode idea).
 import type { ToolInfo } from '../mcp/types.js';
-import type { Embedder } from '../rag/embed/embedder.js';
+import type { Embedder } from '../llm/types.js';
 import { shortenAtWord, toolSignature } from './catalogue.js';
 import { fusedToolScores, fusesWith } from './tool-embeddings.js';
 import { scoreTools, toolWords } from './tool-ranking.js';

@@ -1,7 +1,7 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
 import type { PlanSkill } from './plan-skills.js';
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
-import type { Embedder } from '../rag/embed/embedder.js';
+import type { Embedder } from '../llm/types.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
 export interface SandboxLimits {

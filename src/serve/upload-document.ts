@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { DocumentsFolderError } from '../rag/errors.js';
 import { formatOfPath, SUPPORTED_EXTENSIONS } from '../rag/extract/formats.js';
-import { TEMP_FILE_MARKER } from '../rag/index/atomic-write.js';
+import { TEMP_FILE_MARKER } from '../atomic-write.js';
 import { isIgnoredName } from '../rag/index/scan-documents.js';
 import { ApiError } from './api-error.js';
 import { cappedBodyChunks, checkDeclaredLength } from './http-io.js';

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../paths.js';
 import { errorMessage } from '../errors.js';
 import type { ToolCaller } from '../mcp/types.js';
 import type { ToolCallRecord } from '../sandbox/types.js';
-import type { QuestionTrace, Tracing } from './tracing.js';
+import type { QuestionTrace, Tracing } from './trace-types.js';
 
 /** Longest the CLI waits at exit for the last spans to be sent: a collector that is down must not hold it. */
 export const TRACE_FLUSH_TIMEOUT_MS = 5_000;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseProfile } from '../../src/config/profiles.js';
 import { ConfigError } from '../../src/errors.js';
-import { matches } from '../../src/hooks/hook-settings.js';
+import { matches } from '../../src/config/hook-settings.js';
 
 function errorOf(text: string): ConfigError {
   try {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OwnServerKind } from '../../src/config/server-env.js';
 import { HookRunner } from '../../src/hooks/hook-runner.js';
-import { HooksSchema } from '../../src/hooks/hook-settings.js';
+import { HooksSchema } from '../../src/config/hook-settings.js';
 import { QuestionHooks } from '../../src/hooks/question-hooks.js';
 import type { GuardedCalls } from '../../src/agent/types.js';
 import type { ToolCaller, ToolInfo, ToolResult } from '../../src/mcp/types.js';

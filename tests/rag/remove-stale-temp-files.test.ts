@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
-import { writeFileAtomic } from '../../src/rag/index/atomic-write.js';
+import { writeFileAtomic } from '../../src/atomic-write.js';
 import { indexDocuments, type IndexProgress } from '../../src/rag/index/index-documents.js';
 import { removeStaleTempFiles } from '../../src/rag/index/remove-stale-temp-files.js';
 import { runCli } from '../cli/run-cli.js';

@@ -1,29 +1,6 @@
 // The embedder contract shared by the built-in lexical embedder and the LLM-backed one.
 
-/** Turns texts into vectors of one fixed dimension. */
-export interface Embedder {
-  /** Model id recorded in the index, e.g. `builtin:lexical-v2-1024` or `ollama:nomic-embed-text`; a change forces a rebuild. */
-  readonly id: string;
-  /** Length of every vector `embed` returns. */
-  readonly dimension: number;
-  /**
-   * Lowest cosine similarity (vectors are L2-normalised before indexing) at which a vector hit counts as
-   * relevant on its own, without sharing a term with the query. Default 0.5 when absent.
-   */
-  readonly relevanceFloor?: number;
-  /**
-   * Weight of this embedder's ranking in the fused search, BM25's being 1 (0: the fused search is BM25 alone).
-   * Default {@link DEFAULT_VECTOR_WEIGHT} when absent.
-   */
-  readonly vectorWeight?: number;
-  /**
-   * True when vectors are computed in this process with no model, cheaply enough to compute again: an index built
-   * with it stores no vectors while the fused search gives them no weight, and a vector search computes them then.
-   */
-  readonly inProcess?: boolean;
-  /** One vector per text, in order. May throw (network, model missing): callers report it per file. */
-  embed(texts: string[]): Promise<Float32Array[] | number[][]>;
-}
+export type { Embedder } from '../../llm/types.js';
 
 /** A vector hit needs this cosine similarity to count without a shared term, for embedders that do not say. */
 export const DEFAULT_RELEVANCE_FLOOR = 0.5;
@@ -34,8 +11,7 @@ export const DEFAULT_RELEVANCE_FLOOR = 0.5;
  */
 export const DEFAULT_VECTOR_WEIGHT = 1;
 
-/** Largest fusion weight accepted (profiles.yaml `rag.vector_weight`, the documents server's CORTEX_VECTOR_WEIGHT). */
-export const MAX_VECTOR_WEIGHT = 10;
+export { MAX_VECTOR_WEIGHT } from '../../config/profiles.js';
 
 /** Scales `vector` to unit length in place (a zero vector stays zero) and returns it. */
 export function normaliseVector(vector: Float32Array): Float32Array {

@@ -4,7 +4,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage } from '../../errors.js';
 import type { Bm25Data } from '../search/bm25.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../../atomic-write.js';
 import { ANN_FILE, encodeAnnFile, wantsAnnIndex } from './ann-index.js';
 import { BM25_FILE, decodeBm25File, encodeBm25File } from './bm25-file.js';
 import { assertEncoderMatchesFaiss, encodeFlatIndex, readFlatIndexHeader } from './flat-index-file.js';

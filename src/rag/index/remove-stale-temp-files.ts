@@ -1,7 +1,7 @@
 // Removes the temp files an interrupted index save (kill -9 between write and rename) left in the index folder.
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isOurTempFile } from './atomic-write.js';
+import { isOurTempFile } from '../../atomic-write.js';
 
 /**
  * Deletes every file of ours named as a temp file (see writeFileAtomic) directly in `indexDir` and returns their

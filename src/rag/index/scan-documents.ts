@@ -2,7 +2,7 @@
 import { lstat as lstatCallback, type Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { isOurTempFile } from './atomic-write.js';
+import { isOurTempFile } from '../../atomic-write.js';
 
 /** Folder depth scanned below the documents folder; deeper trees are almost surely a mistake (or a loop via bind mounts). */
 export const MAX_SCAN_DEPTH = 32;

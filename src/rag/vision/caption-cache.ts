@@ -2,7 +2,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../index/atomic-write.js';
+import { writeFileAtomic } from '../../atomic-write.js';
 
 /** The cache file inside the index folder. */
 export const CAPTION_CACHE_FILE = 'image_captions.json';

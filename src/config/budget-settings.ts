@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { parseConfigText } from '../config/parse.js';
-import { readConfigFile } from '../config/read-config-file.js';
+import { parseConfigText } from './parse.js';
+import { readConfigFile } from './read-config-file.js';
 import { PROJECT_ROOT } from '../paths.js';
 
 /** One model's price, US dollars per million tokens. */
