@@ -35,13 +35,27 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
   process.on('SIGINT', onSigint);
   let runtime: Runtime | undefined;
   try {
-    const { question, attached } = await questionOf(words, out);
     const { continueLatest, ...given } = options;
+    const start = async (runtimeOptions: RuntimeOptions) => {
+      const session = continueLatest ? await latestSession(config, out) : undefined;
+      const ask = terminalAsk(out);
+      return Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? terminalInteraction(ask) : {});
+    };
+    // Reading stdin (a silent one gets a moment) and starting the runtime go on together, unless the question itself
+    // is needed first: it is on stdin (`ask -`), or a recording is made or checked against it.
+    const asked = questionOf(words, out);
+    const early = isStdinQuestion(words) || given.record || given.replay ? undefined : start(given);
+    // Its failure is reported once the question is read (below), not as an unhandled rejection meanwhile.
+    early?.catch(() => undefined);
+    let question: string, attached: string | undefined;
+    try {
+      ({ question, attached } = await asked);
+    } catch (err) {
+      runtime = await early?.catch(() => undefined);
+      throw err;
+    }
     if (given.replay && !given.record) checkReplayMatches(given.replay, question);
-    const runtimeOptions = given.record ? { ...given, recordQuestion: question } : given;
-    const session = continueLatest ? await latestSession(config, out) : undefined;
-    const ask = terminalAsk(out);
-    runtime = await Runtime.start(config, { ...runtimeOptions, lazyServers: true, ...(session ? { session } : {}) }, out, ask ? terminalInteraction(ask) : {});
+    runtime = await (early ?? start(given.record ? { ...given, recordQuestion: question } : given));
     sessionId = runtime.memory.id;
     const progress = createProgress(out);
     const onEvent = (event: AgentEvent) => {
@@ -70,13 +84,18 @@ export async function askCommand(config: LoadedConfig, words: string[], options:
   }
 }
 
+/** `cortex ask -`: the question itself is on stdin. */
+function isStdinQuestion(words: string[]): boolean {
+  return words.length === 1 && words[0] === '-';
+}
+
 /**
  * The question: the words given, or stdin for `ask -`. Text piped to stdin otherwise comes with the question as
  * `attached`, at most MAX_PIPED_CHARS (the user is told when it was cut): the model reads it, but it names no place the
  * data may go (it may be a forwarded mail). @throws UsageError
  */
 export async function questionOf(words: string[], out: Output): Promise<{ question: string; attached?: string }> {
-  const fromStdin = words.length === 1 && words[0] === '-';
+  const fromStdin = isStdinQuestion(words);
   if (!fromStdin && !stdinIsPiped()) return { question: words.join(' ') };
   if (fromStdin && process.stdin.isTTY) throw new UsageError('`cortex ask -` reads the question from stdin, but stdin is a terminal: pipe the question in');
   // The question itself on stdin is worth the whole wait; context next to a question only a moment of silence.
