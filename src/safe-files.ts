@@ -24,13 +24,15 @@ export class UnsafePathError extends CortexError {
 export async function ensureRealFolders(dir: string, depth: number): Promise<void> {
   const chain: string[] = [];
   for (let d = dir, i = 0; i < depth; i++, d = dirname(d)) chain.unshift(d);
-  await mkdir(dirname(chain[0]!), { recursive: true });
-  for (const folder of chain) {
+  for (const [i, folder] of chain.entries()) {
     const info = await lstat(folder).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return null;
       throw err;
     });
     if (info === null) {
+      // The configured folder above the chain is made only when the chain is missing from its top: every write
+      // checks the chain, and most find it there already.
+      if (i === 0) await mkdir(dirname(folder), { recursive: true });
       await mkdir(folder).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'EEXIST') throw err;
       });
