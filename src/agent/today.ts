@@ -40,6 +40,10 @@ interface ZoneFormatters {
 
 const zoneFormatters = new Map<string, ZoneFormatters>();
 
+const MS_PER_MINUTE = 60_000;
+/** The last line made, by zone, locale and minute. */
+let lastLine: { key: string; line: string } | undefined;
+
 function formattersFor(timeZone: string): ZoneFormatters {
   const kept = zoneFormatters.get(timeZone);
   if (kept) return kept;
@@ -61,11 +65,17 @@ function formattersFor(timeZone: string): ZoneFormatters {
  */
 export function describeToday(now: Date, where: UserLocale = systemLocale()): string {
   const { timeZone, locale } = where;
+  // The line names nothing finer than the minute (zone offsets change on whole minutes too), so one minute's line
+  // serves every question asked in it.
+  const key = `${timeZone}|${locale}|${Math.floor(now.getTime() / MS_PER_MINUTE)}`;
+  if (lastLine?.key === key) return lastLine.line;
   const formatters = formattersFor(timeZone);
   const date = formatters.date.format(now);
   const weekday = formatters.weekday.format(now);
   const time = formatters.time.format(now);
   const zoneName = formatters.zoneName.formatToParts(now).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const offset = zoneName === 'GMT' ? 'UTC+00:00' : zoneName.replace(/^GMT/, 'UTC');
-  return `Today is ${weekday}, ${date}; the local time is ${time} (time zone ${timeZone}, ${offset}); the user's locale is ${locale}.`;
+  const line = `Today is ${weekday}, ${date}; the local time is ${time} (time zone ${timeZone}, ${offset}); the user's locale is ${locale}.`;
+  lastLine = { key, line };
+  return line;
 }

@@ -19,6 +19,11 @@ describe('describeToday', () => {
     const where = { timeZone: 'Europe/Berlin', locale: 'de-DE' };
     expect(describeToday(new Date('2026-07-01T10:00:00Z'), where)).toContain('Wednesday, 2026-07-01; the local time is 12:00 (time zone Europe/Berlin, UTC+02:00)');
     expect(describeToday(new Date('2026-12-24T22:30:00Z'), where)).toContain('Thursday, 2026-12-24; the local time is 23:30 (time zone Europe/Berlin, UTC+01:00)');
+    expect(describeToday(new Date('2026-12-24T22:31:00Z'), where)).toContain('the local time is 23:31');
+    // Summer time ends at 01:00 UTC on 2026-10-25: the minute after it states the new offset and hour.
+    expect(describeToday(new Date('2026-10-25T00:59:00Z'), where)).toContain('the local time is 02:59 (time zone Europe/Berlin, UTC+02:00)');
+    expect(describeToday(new Date('2026-10-25T01:00:00Z'), where)).toContain('the local time is 02:00 (time zone Europe/Berlin, UTC+01:00)');
+    expect(describeToday(new Date('2026-10-25T01:00:00Z'), { timeZone: 'Europe/Berlin', locale: 'fr-FR' })).toContain("the user's locale is fr-FR.");
   });
 });
 
