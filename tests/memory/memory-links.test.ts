@@ -1,5 +1,6 @@
 // memory/ is read and written only through real folders and regular files: links planted in it are never followed.
 import { mkdirSync, mkdtempSync, readFileSync, lstatSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -87,5 +88,12 @@ describe('memory/ and symbolic links', () => {
     await expect(trace.record({ type: 'cancelled', run_id: 'r', reason: 'second' })).rejects.toThrow(/symbolic link/);
     await expect(memory.add({ type: 'run_metadata', text: 'again' })).rejects.toThrow(MemoryError);
     expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses a FIFO planted where the trace goes, at once, instead of waiting for a reader', async () => {
+    const memory = SessionMemory.create({ baseDir, now: NOW });
+    mkdirSync(join(baseDir, ...dateFolder(NOW)), { recursive: true });
+    execFileSync('mkfifo', [memory.tracePath]);
+    await expect(new Trace(memory.tracePath).record({ type: 'cancelled', run_id: 'r', reason: 'test' })).rejects.toThrow(MemoryError);
   });
 });
