@@ -1,6 +1,6 @@
 // A session's JSONL trace (session-….trace.jsonl beside the memory file): one line per LLM call, plan, tool call, error, answer.
 import { dirname } from 'node:path';
-import { appendRegularFile, ensureRealFolders } from '../safe-files.js';
+import { appendRegularFileSync, ensureRealFolders } from '../safe-files.js';
 import { DATE_FOLDER_DEPTH, MemoryError } from './memory-item.js';
 
 /** Cap on any one string field of a trace line (code, prompts, results), in characters. */
@@ -73,7 +73,7 @@ export class Trace {
         try {
           // Beside the session file in memory/YYYY/MM/DD; a link planted there is never written through.
           await ensureRealFolders(dirname(this.path), DATE_FOLDER_DEPTH);
-          await appendRegularFile(this.path, text);
+          appendRegularFileSync(this.path, text);
         } catch (err) {
           throw new MemoryError(this.path, `trace cannot be written: ${(err as Error).message}`, { cause: err });
         }

@@ -1,5 +1,5 @@
 // Which tools the person trusts (their results believed, an unclassed tool taken as a read), kept beside the profile.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -22,8 +22,43 @@ export function trustFileOf(profileFile: string): string {
   return join(dirname(profileFile), `${basename(profileFile, extname(profileFile))}.trust.json`);
 }
 
-/** The choices of a profile; none when the file does not exist. @throws ConfigError naming the file when it is malformed. */
+/** What a file held when last read, and which version of it that was (inode, size, modification time in ns). */
+interface ReadChoices {
+  version: string;
+  choices: TrustChoices;
+}
+
+/** Trust files read, by path; a serving process reads one, so this only bounds a strange caller. */
+const MAX_FILES_KEPT = 16;
+const lastRead = new Map<string, ReadChoices>();
+
+/**
+ * The choices of a profile; none when the file does not exist. Read for each question, so the file is parsed again
+ * only when it changed since (another inode, size or modification time: `cortex servers trust` and an edit by hand).
+ * @throws ConfigError naming the file when it is malformed.
+ */
 export async function readTrust(file: string): Promise<TrustChoices> {
+  let version: string;
+  try {
+    const info = await stat(file, { bigint: true });
+    version = `${info.ino}:${info.size}:${info.mtimeNs}`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      lastRead.delete(file);
+      return { trusted: [], never: [] };
+    }
+    throw new ConfigError(file, '', `cannot be read: ${(err as Error).message}`, { cause: err });
+  }
+  const kept = lastRead.get(file);
+  const choices = kept?.version === version ? kept.choices : await parseTrustFile(file);
+  if (kept?.version !== version) {
+    if (lastRead.size >= MAX_FILES_KEPT) lastRead.clear();
+    lastRead.set(file, { version, choices });
+  }
+  return { trusted: [...choices.trusted], never: [...choices.never] };
+}
+
+async function parseTrustFile(file: string): Promise<TrustChoices> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -1,5 +1,5 @@
 // Saved plans ("skills") on disk: one readable YAML file per skill in the profile's skills folder.
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
@@ -74,12 +74,34 @@ export async function listSkills(dir: string): Promise<{ skills: Skill[]; proble
   const problems: string[] = [];
   for (const file of names) {
     try {
-      skills.push(await readSkill(dir, file.slice(0, -'.yaml'.length)));
+      skills.push(await readSkillKept(dir, file.slice(0, -'.yaml'.length)));
     } catch (err) {
       problems.push(err instanceof Error ? err.message : String(err));
     }
   }
   return { skills, problems };
+}
+
+/** Skill files parsed, by path, with the version read (inode, size, modification time in ns); at most this many kept. */
+const MAX_PARSED_KEPT = MAX_SKILLS_LISTED;
+const parsedSkills = new Map<string, { version: string; skill: Skill }>();
+
+/**
+ * readSkill, parsing the file again only when it changed since it was last read: the folder is listed for each
+ * question (`skills.NAME` in plans), and most questions find every file as it was.
+ */
+async function readSkillKept(dir: string, name: string): Promise<Skill> {
+  const path = skillPath(dir, name);
+  const info = await stat(path, { bigint: true }).catch(() => null);
+  const version = info ? `${info.ino}:${info.size}:${info.mtimeNs}` : undefined;
+  const kept = parsedSkills.get(path);
+  if (version !== undefined && kept?.version === version) return structuredClone(kept.skill);
+  const skill = await readSkill(dir, name);
+  if (version !== undefined) {
+    if (parsedSkills.size >= MAX_PARSED_KEPT) parsedSkills.clear();
+    parsedSkills.set(path, { version, skill: structuredClone(skill) });
+  }
+  return skill;
 }
 
 /** The saved skills as plans may call them (`skills.NAME(args)`); files that do not read as skills are left out. */

@@ -1,5 +1,6 @@
 // memory/ is read and written only through real folders and regular files: links planted in it are never followed.
-import { mkdirSync, mkdtempSync, readFileSync, lstatSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, lstatSync, rmSync, symlinkSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -66,5 +67,33 @@ describe('memory/ and symbolic links', () => {
     symlinkSync(outside, join(other, year, month, day));
     await expect(SessionMemory.open({ baseDir: other, sessionId: id })).rejects.toThrow(/no session/);
     expect(existsSync(join(outside, sessionFileName(id)))).toBe(true);
+  });
+
+  it('creates the memory folder and its date folders on the first write when none exist', async () => {
+    const memory = SessionMemory.create({ baseDir: join(root, 'not', 'yet', 'memory'), now: NOW });
+    await memory.add({ type: 'run_metadata', text: 'q' });
+    await new Trace(memory.tracePath).record({ type: 'cancelled', run_id: 'r', reason: 'test' });
+    expect(lstatSync(memory.path).isFile()).toBe(true);
+    expect(lstatSync(memory.tracePath).isFile()).toBe(true);
+  });
+
+  it('checks the date folders again on every write: a link planted after a session started stops its next line', async () => {
+    const memory = SessionMemory.create({ baseDir, now: NOW });
+    const trace = new Trace(memory.tracePath);
+    await memory.add({ type: 'run_metadata', text: 'q' });
+    await trace.record({ type: 'cancelled', run_id: 'r', reason: 'first' });
+    const [year, month, day] = dateFolder(NOW);
+    rmSync(join(baseDir, year, month, day), { recursive: true });
+    symlinkSync(outside, join(baseDir, year, month, day));
+    await expect(trace.record({ type: 'cancelled', run_id: 'r', reason: 'second' })).rejects.toThrow(/symbolic link/);
+    await expect(memory.add({ type: 'run_metadata', text: 'again' })).rejects.toThrow(MemoryError);
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses a FIFO planted where the trace goes, at once, instead of waiting for a reader', async () => {
+    const memory = SessionMemory.create({ baseDir, now: NOW });
+    mkdirSync(join(baseDir, ...dateFolder(NOW)), { recursive: true });
+    execFileSync('mkfifo', [memory.tracePath]);
+    await expect(new Trace(memory.tracePath).record({ type: 'cancelled', run_id: 'r', reason: 'test' })).rejects.toThrow(MemoryError);
   });
 });

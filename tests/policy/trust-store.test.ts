@@ -1,5 +1,5 @@
 // The person's trust choices beside the profile: read, added to, taken back, and a broken file named.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +30,22 @@ describe('trust store', () => {
     await expect(readTrust(file)).rejects.toThrow(`${file}: expected {"trusted"`);
     await expect(updateTrust(file, 'trusted', 'x.*', true)).rejects.toThrow(file);
     expect(readFileSync(file, 'utf8')).toBe('{"trusted": "everything"}');
+  });
+
+  it('reads the file again when a person edits it by hand between questions, and when it is deleted', async () => {
+    const file = join(dir(), 'p.trust.json');
+    await updateTrust(file, 'trusted', 'office.*', true);
+    expect(await readTrust(file)).toEqual({ trusted: ['office.*'], never: [] });
+    writeFileSync(file, '{"trusted": ["office.read"], "never": ["office.delete"]}');
+    expect(await readTrust(file)).toEqual({ trusted: ['office.read'], never: ['office.delete'] });
+    rmSync(file);
+    expect(await readTrust(file)).toEqual({ trusted: [], never: [] });
+  });
+
+  it('gives each reader its own lists: changing one does not change what the next question reads', async () => {
+    const file = join(dir(), 'p.trust.json');
+    await updateTrust(file, 'never', 'office.delete', true);
+    (await readTrust(file)).never.push('office.read');
+    expect(await readTrust(file)).toEqual({ trusted: [], never: ['office.delete'] });
   });
 });
