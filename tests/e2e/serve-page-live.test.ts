@@ -69,7 +69,8 @@ describe('the web page while the model writes (headless Chromium against cortex 
     await page.screenshot({ path: join(SHOTS_DIR, 'page-live.png') });
 
     releaseTail();
-    await code.filter({ hasText: 'FINAL_ANSWER: streamed' }).waitFor();
+    // Attached, not visible: once answered, the steps fold away, and the answer may come before the page is looked at.
+    await code.filter({ hasText: 'FINAL_ANSWER: streamed' }).waitFor({ state: 'attached' });
     await turn().locator('.answer .markdown', { hasText: 'streamed 42' }).waitFor();
     expect(await code.getAttribute('class')).toBe('code');
     expect(await turn().locator('li.attempt .llm').textContent()).toMatch(/ answered in [\d.]+ m?s · 30 tokens$/);
