@@ -5,7 +5,7 @@ import { createLlmClient } from '../../src/llm/select.js';
 import { createDocumentLibrary } from '../../src/rag/document-library.js';
 import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
 import { createExtractor } from '../../src/rag/extract/create-extractor.js';
-import { createSafeFetch } from '../../src/rag/extract/safe-fetch.js';
+import { indexerExtractorOptions } from '../../src/rag/extract/extractor-options.js';
 import { selectCaptioner } from '../../src/rag/vision/select-captioner.js';
 import { runStdioServer } from '../shared/run-stdio-server.js';
 import { buildDocumentsServer } from './build-server.js';
@@ -32,11 +32,7 @@ try {
   log(`images will not be read: ${errorMessage(err)}`);
 }
 // .url files and convert_webpage_url_into_markdown go through the same fetch, under the profile's network policy.
-const extractor = createExtractor({
-  documentsDir,
-  fetchUrl: createSafeFetch({ allowPrivateAddresses: !blockPrivateNetwork }),
-  ...(captioner ? { images: { captioner, cacheDir: indexDir } } : {}),
-});
+const extractor = createExtractor(indexerExtractorOptions({ documentsDir, indexDir, allowPrivateAddresses: !blockPrivateNetwork, captioner }));
 const library = createLazyLibrary(async () =>
   createDocumentLibrary({
     documentsDir,

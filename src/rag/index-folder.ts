@@ -7,7 +7,7 @@ import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexical-embedder.js';
 import { createModelEmbedder } from './embed/llm-embedder.js';
 import { createExtractor, type ImageCaptionSettings } from './extract/create-extractor.js';
-import { createSafeFetch } from './extract/safe-fetch.js';
+import { indexerExtractorOptions } from './extract/extractor-options.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
 import type { ImageCaptioner } from './vision/image-captioner.js';
@@ -36,11 +36,7 @@ export async function indexFolder(options: IndexFolderOptions): Promise<IndexSum
   const { captioner } = options;
   const extractor =
     options.extractor ??
-    createExtractor({
-      documentsDir: options.documentsDir,
-      fetchUrl: createSafeFetch({ allowPrivateAddresses: options.allowPrivateAddresses ?? false }),
-      ...(captioner ? { images: { captioner, cacheDir: options.indexDir } } : {}),
-    });
+    createExtractor(indexerExtractorOptions({ documentsDir: options.documentsDir, indexDir: options.indexDir, allowPrivateAddresses: options.allowPrivateAddresses ?? false, captioner }));
   try {
     return await indexDocuments({ ...options, extractor });
   } finally {

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import { createExtractor } from '../rag/extract/create-extractor.js';
-import { createSafeFetch } from '../rag/extract/safe-fetch.js';
+import { indexerExtractorOptions } from '../rag/extract/extractor-options.js';
 import { indexFailures } from './passages.js';
 import { indexFolder, indexOptionsForProfile, type ProfileIndexOptions } from '../rag/index-folder.js';
 import type { IndexSummary } from '../rag/index/index-documents.js';
@@ -51,12 +51,7 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
 
   /** Reads `temp` (the upload of `name`) as the indexer would; the reason it cannot be read, or null. */
   const unreadable = async (temp: string, name: string): Promise<string | null> => {
-    const { allowPrivateAddresses, captioner } = await indexSettings();
-    const extractor = createExtractor({
-      documentsDir,
-      fetchUrl: createSafeFetch({ allowPrivateAddresses }),
-      ...(captioner ? { images: { captioner, cacheDir: indexDir } } : {}),
-    });
+    const extractor = createExtractor(indexerExtractorOptions(await indexSettings()));
     try {
       const read = await extractor.extract(temp);
       return read.ok ? null : namedAsUploaded(`${read.reason}: ${read.message}`, temp, name);

@@ -1,7 +1,7 @@
 // What an Extractor is built with: its documents folder, fetcher, limits, worker settings and image reader.
 import type { ExtractionLimits } from '../types.js';
 import type { ImageCaptioner } from '../vision/image-captioner.js';
-import type { FetchUrl } from './safe-fetch.js';
+import { createSafeFetch, type FetchUrl } from './safe-fetch.js';
 
 export interface CreateExtractorOptions {
   /** The documents folder; only regular files inside it (symlinks resolved) are read. */
@@ -31,4 +31,24 @@ export interface ImageCaptionSettings {
   cacheDir?: string;
   /** Captioning time per file after parsing; default CAPTION_BUDGET_PER_FILE_MS. */
   budgetMs?: number;
+}
+
+/** What every indexer of the documents folder reads with: the same folders, network rule and image reader. */
+export interface IndexerReading {
+  documentsDir: string;
+  /** The index folder, where the caption cache lives. */
+  indexDir: string;
+  /** Fetch `.url` targets on private and loopback addresses too (profiles.yaml security.block_private_network: false). */
+  allowPrivateAddresses: boolean;
+  /** Reads images; null or absent: images are left out. */
+  captioner?: ImageCaptioner | null;
+}
+
+/** The extractor options of `cortex index`, the page's upload and the documents server alike. */
+export function indexerExtractorOptions({ documentsDir, indexDir, allowPrivateAddresses, captioner }: IndexerReading): CreateExtractorOptions {
+  return {
+    documentsDir,
+    fetchUrl: createSafeFetch({ allowPrivateAddresses }),
+    ...(captioner ? { images: { captioner, cacheDir: indexDir } } : {}),
+  };
 }
