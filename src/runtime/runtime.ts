@@ -259,12 +259,12 @@ export class Runtime {
   private run(query: Question, memory: SessionMemory, strategy: StrategyName, calls: QuestionCalls, onEvent?: (e: AgentEvent) => void, signal?: AbortSignal, extras: QuestionExtras = {}): Promise<AgentRunResult> {
     // A long-running Runtime (REPL, serve, mcp) started every server at launch and loads the parser once.
     if (!this.lazy) return this.runAgent(query, memory, strategy, calls, onEvent, signal, extras);
-    // What the answer will need is prepared while the model is busy, not before the first request goes out: the reply
-    // parser once that request is answered or streaming, and the servers perception chose as soon as it has chosen, so
-    // they start while the plan is written (their cached tool lists stood in for the prompt; see awaitTools below).
+    // What the answer will need is prepared while the model is busy, never between a request and the work it waits on:
+    // the servers perception chose as soon as it has chosen, so they start while the plan is written (their cached tool
+    // lists stood in for the prompt; see awaitTools below), and the reply parser once the plan request is answering.
     let parserWarm = false;
     const watch = (event: AgentEvent) => {
-      const answering = event.type === 'llm_text' || event.type === 'llm_end';
+      const answering = (event.type === 'llm_text' || event.type === 'llm_end') && event.stage === 'decision';
       if (answering && !parserWarm) {
         parserWarm = true;
         setImmediate(warmUpParser);
