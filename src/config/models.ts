@@ -1,6 +1,8 @@
 // Schema of config/models.yaml: the LLMs Cortex-R may use, keyed by a name the profile refers to.
 import { z } from 'zod';
+import { ConfigError } from '../errors.js';
 import { parseConfigText } from './parse.js';
+import type { Profile } from './profiles.js';
 
 export const ModelConfigSchema = z.strictObject({
   type: z.enum(['gemini', 'ollama', 'openai', 'anthropic']),
@@ -37,4 +39,16 @@ export type ModelsFile = z.infer<typeof ModelsFileSchema>;
 /** Parses and validates the text of a models file; throws ConfigError naming file, key and expectation. */
 export function parseModels(text: string, file: string): ModelsFile {
   return parseConfigText(text, file, ModelsFileSchema);
+}
+
+/**
+ * The models.yaml entry profiles.yaml `llm.vision` names, or null for `none`.
+ * @throws ConfigError when it names no entry.
+ */
+export function visionModel(profile: Profile, models: ModelsFile, profileFile: string, modelsFile: string): ModelConfig | null {
+  const key = profile.llm.vision;
+  if (key === 'none') return null;
+  const model = models.models[key];
+  if (!model) throw new ConfigError(profileFile, 'llm.vision', `"${key}" is not a key of ${modelsFile} (or use none)`);
+  return model;
 }

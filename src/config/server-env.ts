@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
-import type { ModelConfig, ModelsFile } from './models.js';
+import { visionModel, type ModelConfig, type ModelsFile } from './models.js';
 import type { Profile } from './profiles.js';
 
 /** Our own servers, by the name of their built file (dist/bundle/NAME.js or dist/mcp-servers/NAME/main.js). */
@@ -82,18 +82,6 @@ export function ownServerEnv({ profile, models, profileFile, modelsFile, paths, 
   for (const model of used) Object.assign(modelAccess, modelAccessEnv(model, env));
   const history: Record<string, string> = paths.memory ? { CORTEX_MEMORY_DIR: paths.memory } : {};
   return { math: { ...settings }, websearch: { ...settings }, documents: { ...settings, ...modelAccess }, history: { ...settings, ...history } };
-}
-
-/**
- * The models.yaml entry profiles.yaml `llm.vision` names, or null for `none`.
- * @throws ConfigError when it names no entry.
- */
-export function visionModel(profile: Profile, models: ModelsFile, profileFile: string, modelsFile: string): ModelConfig | null {
-  const key = profile.llm.vision;
-  if (key === 'none') return null;
-  const model = models.models[key];
-  if (!model) throw new ConfigError(profileFile, 'llm.vision', `"${key}" is not a key of ${modelsFile} (or use none)`);
-  return model;
 }
 
 function modelAccessEnv(model: ModelConfig, env: NodeJS.ProcessEnv): Record<string, string> {

@@ -54,8 +54,6 @@ export const DEFAULT_ANTHROPIC_MODEL: ModelConfig = {
 /** How long `auto` waits for an OpenAI-compatible or Anthropic /v1/models when it must learn which model to use. */
 export const MODEL_LIST_TIMEOUT_MS = 5_000;
 
-/** The providers a `provider:model` setting may name. */
-export const PROVIDERS = ['gemini', 'ollama', 'openai', 'anthropic'] as const;
 
 const DEFAULTS: Record<ModelConfig['type'], ModelConfig> = {
   gemini: DEFAULT_GEMINI_MODEL,

@@ -1,7 +1,6 @@
 // Entry points for the CLI (`cortex index [--rebuild]`): index a documents folder with the real extractor, pick the profile's embedder.
 import type { LoadedConfig } from '../config/load-config.js';
-import type { ModelConfig } from '../config/models.js';
-import { visionModel } from '../config/server-env.js';
+import { visionModel, type ModelConfig } from '../config/models.js';
 import { ConfigError } from '../errors.js';
 import type { Embedder } from './embed/embedder.js';
 import { createLexicalEmbedder } from './embed/lexical-embedder.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decide, MAX_FEEDBACK_CODE_CHARS, MAX_NEWEST_RESULT_CHARS, MAX_OLDER_RESULT_CHARS } from '../../src/agent/decision.js';
 import { NO_FEEDBACK_TEXT } from '../../src/model-messages.js';
 import { STRATEGY_NAMES, type StrategyName } from '../../src/agent/strategy.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { catalogueSection, TOOLS } from './fakes.js';
 
 const PERCEPTION = { intent: 'add two numbers', entities: ['2', '3'], tool_hint: 'add', fallback: false };

@@ -1,7 +1,7 @@
 // Hand-written fakes for agent tests: a scripted Sandbox, a recording ToolCaller, sample servers and tools.
 import { runAgent } from '../../src/agent/loop.js';
 import type { AgentEvent, AgentOptions } from '../../src/agent/types.js';
-import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.js';
 import type { ServerSummary } from '../../src/mcp/types.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';
 import { Trace } from '../../src/memory/trace.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentOptions } from '../../src/agent/types.js';
-import type { ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import type { ScriptedTurn } from '../helpers/scripted-llm.js';
 import { readReply } from '../../src/reply/read-reply.js';
 import { okResult, perceptionJson, plan, setupRun, type SandboxTurn } from './fakes.js';
 

@@ -6,7 +6,7 @@ import type { SandboxResult } from '../../src/sandbox/types.js';
 import { MAX_NEWEST_RESULT_CHARS } from '../../src/agent/decision.js';
 import type { AgentOptions } from '../../src/agent/types.js';
 import { LlmRequestError } from '../../src/errors.js';
-import type { ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import type { ScriptedTurn } from '../helpers/scripted-llm.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';
 import { call, catalogueSection, errorResult, okResult, perceptionJson, plan, setupRun, TOOLS, type SandboxTurn } from './fakes.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../src/agent/perception.js';
 import type { ServerSummary } from '../../src/mcp/types.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { perceptionJson } from './fakes.js';
 
 async function promptFor(servers: ServerSummary[]): Promise<string> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PERCEPTION_JSON_SCHEMA, perceive } from '../../src/agent/perception.js';
-import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.js';
 import { perceptionJson, SERVERS } from './fakes.js';
 
 const ALL = ['math', 'documents', 'websearch'];

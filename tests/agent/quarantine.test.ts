@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';
 import { Trace } from '../../src/memory/trace.js';
 import { MAX_QUARANTINE_STRING_CHARS, quarantineResult } from '../../src/agent/quarantine.js';

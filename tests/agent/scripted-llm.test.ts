@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LlmRequestError } from '../../src/errors.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 
 describe('ScriptedLlm', () => {
   it('replays turns in order and records every request', async () => {

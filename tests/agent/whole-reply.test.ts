@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/agent/decision.js';
 import { MAX_CONTINUATIONS } from '../../src/agent/whole-reply.js';
 import type { AgentEvent } from '../../src/agent/types.js';
-import { ScriptedLlm, type ScriptedTurn } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm, type ScriptedTurn } from '../helpers/scripted-llm.js';
 import type { LlmClient } from '../../src/llm/types.js';
 import { createOllamaClient } from '../../src/llm/ollama-client.js';
 import { readReply } from '../../src/reply/read-reply.js';

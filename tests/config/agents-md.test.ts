@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_AGENTS_FILE_CHARS, MAX_AGENTS_TOTAL_CHARS, findAgentsFiles, standingInstructions } from '../../src/config/agents-md.js';
 import { instructedLlm } from '../../src/llm/instructed-llm.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 
 /** outside/ (an AGENTS.md that is not ours) › repo/ (.git, AGENTS.md) › sub/ (AGENTS.md) › deeper/ (the working folder); user/AGENTS.md. */
 function tree(): { root: string; repo: string; cwd: string; user: string } {

@@ -5,7 +5,7 @@ import { checkTextModel, sameModel, textModels } from '../../src/llm/check-model
 import { createGeminiClient } from '../../src/llm/gemini-client.js';
 import { createOllamaClient } from '../../src/llm/ollama-client.js';
 import { resolveTextModel } from '../../src/llm/select.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { geminiTextReply, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
 import { startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
 import { fakeServers, instantRetries } from './llm-test-kit.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LlmRequestError, UsageError } from '../../src/errors.js';
 import { recordingLlm, replayLlm } from '../../src/llm/recording.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'cortex-recording-')), 'run.jsonl');
 

@@ -4,7 +4,7 @@ import { decide } from '../../src/agent/decision.js';
 import { perceive } from '../../src/agent/perception.js';
 import type { AgentEvent } from '../../src/agent/types.js';
 import { applyModelSettings } from '../../src/llm/model-settings.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { stagedLlm } from '../../src/llm/staged-llm.js';
 import { SERVERS, TOOLS, perceptionJson } from '../agent/fakes.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
 import type { ServerSpec } from '../../src/config/server-spec.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { MultiMcp } from '../../src/mcp/multi-mcp.js';
 import { ToolCache } from '../../src/mcp/tool-cache.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';

@@ -1,7 +1,7 @@
 // Property: chunking any text keeps every chunk within its limit and loses no text; semantic chunking survives any LLM reply.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { chunkSemantic, SEMANTIC_MAX_CALLS_PER_DOCUMENT } from '../../src/rag/chunk/semantic-chunker.js';
 import { overlapTail, splitText } from '../../src/rag/chunk/split-text.js';
 import { chunkStructural } from '../../src/rag/chunk/structural-chunker.js';

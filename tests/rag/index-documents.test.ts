@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import {

@@ -1,7 +1,7 @@
 // Model embedders over a local fake Ollama server and the profile-to-embedder mapping.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
 import { createLlmEmbedder } from '../../src/rag/embed/llm-embedder.js';
 import { embedderForProfile } from '../../src/rag/index-folder.js';

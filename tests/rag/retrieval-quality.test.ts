@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../../src/paths.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { createExtractor } from '../../src/rag/extract/create-extractor.js';
 import { indexDocuments } from '../../src/rag/index/index-documents.js';
-import { evaluateRetrieval, type RetrievalPair } from '../../src/rag/search/evaluate-retrieval.js';
+import { evaluateRetrieval, type RetrievalPair } from '../helpers/evaluate-retrieval.js';
 import { loadSearchIndex, type SearchIndex } from '../../src/rag/search/search-index.js';
 
 const CORPUS = join(PROJECT_ROOT, 'tests/fixtures/corpus');

@@ -1,6 +1,6 @@
 // LLM semantic chunking with a scripted LLM: splits, bounded windows, fallback.
 import { describe, expect, it } from 'vitest';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { chunkSemantic, SEMANTIC_WINDOW_WORDS } from '../../src/rag/chunk/semantic-chunker.js';
 import { chunkStructural } from '../../src/rag/chunk/structural-chunker.js';
 

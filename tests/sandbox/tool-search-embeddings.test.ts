@@ -1,6 +1,6 @@
 // Tool search with an embedding model: fused with the word ranking, tool vectors kept per catalogue, words alone when the model fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedLlm } from '../../src/llm/scripted-llm.js';
+import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';

@@ -1,7 +1,7 @@
 // Recall@k of the three retrievers on question → expected document pairs (for the retrieval quality test).
-import type { Embedder } from '../embed/embedder.js';
-import { retrieve, RETRIEVERS, type RetrieverName } from './retrievers.js';
-import type { SearchIndex } from './search-index.js';
+import type { Embedder } from '../../src/rag/embed/embedder.js';
+import { retrieve, RETRIEVERS, type RetrieverName } from '../../src/rag/search/retrievers.js';
+import type { SearchIndex } from '../../src/rag/search/search-index.js';
 
 /** One labelled question: `expected` is the document (as named in the index) that answers it. */
 export interface RetrievalPair {

@@ -1,6 +1,6 @@
 // An in-process LLM for tests: replays scripted turns, records every request, and refuses anything unscripted.
-import { LlmRequestError } from '../errors.js';
-import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, TokenUsage } from './types.js';
+import { LlmRequestError } from '../../src/errors.js';
+import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, TokenUsage } from '../../src/llm/types.js';
 
 /**
  * One scripted answer: fixed text, text the provider says stopped at the output limit, or a function of the request
