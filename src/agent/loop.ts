@@ -1,4 +1,5 @@
 // The agent loop: perceive once, then steps × lifelines of attempts (attempt.ts) until an answer (DESIGN §1).
+import { STRATEGY_LIMITS } from '../config/limits.js';
 import { QuestionStoppedError, UsageError } from '../errors.js';
 import type { ToolInfo } from '../mcp/types.js';
 import { DEFAULT_CONVERSATION_CHARS } from '../memory/conversation.js';
@@ -12,16 +13,13 @@ import { perceive } from './perception.js';
 import { QuestionRun } from './question-run.js';
 import type { AgentOptions, AgentRunResult } from './types.js';
 
-/** Upper bounds on the profile's max_steps and max_lifelines_per_step, so a typo cannot loop for hours. */
-export const MAX_STEPS_LIMIT = 20;
-export const MAX_LIFELINES_LIMIT = 10;
+/** Upper bounds on the profile's max_steps and max_lifelines_per_step (config/limits.ts), so a typo cannot loop for hours. */
+export const MAX_STEPS_LIMIT = STRATEGY_LIMITS.maxSteps.max;
+export const MAX_LIFELINES_LIMIT = STRATEGY_LIMITS.maxLifelinesPerStep.max;
 
 function checkBounds(maxSteps: number, maxLifelinesPerStep: number): void {
-  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_LIMIT) {
-    throw new UsageError(`max_steps must be an integer from 1 to ${MAX_STEPS_LIMIT}, not ${maxSteps}`);
-  }
-  if (!Number.isInteger(maxLifelinesPerStep) || maxLifelinesPerStep < 0 || maxLifelinesPerStep > MAX_LIFELINES_LIMIT) {
-    throw new UsageError(`max_lifelines_per_step must be an integer from 0 to ${MAX_LIFELINES_LIMIT}, not ${maxLifelinesPerStep}`);
+  for (const [limit, value] of [[STRATEGY_LIMITS.maxSteps, maxSteps], [STRATEGY_LIMITS.maxLifelinesPerStep, maxLifelinesPerStep]] as const) {
+    if (!Number.isInteger(value) || value < limit.min || value > limit.max) throw new UsageError(`${limit.key} must be an integer from ${limit.min} to ${limit.max}, not ${value}`);
   }
 }
 

@@ -4,11 +4,13 @@ import { BudgetSchema } from './budget-settings.js';
 import { HooksSchema } from './hook-settings.js';
 import { parseConfigText } from './parse.js';
 import { isClientMetadataUrl } from './server-spec.js';
+import { SANDBOX_LIMITS, STRATEGY_LIMITS, type Limit } from './limits.js';
 
 /** Largest fusion weight accepted (profiles.yaml `rag.vector_weight`, the documents server's CORTEX_VECTOR_WEIGHT). */
 export const MAX_VECTOR_WEIGHT = 10;
 
 // Limits are finite, bounded integers: YAML's `.inf` would otherwise silently lift a cap.
+const limitSchema = (limit: Limit) => boundedInt(limit.min, limit.max, limit.default);
 const boundedInt = (min: number, max: number, fallback: number) => {
   const error = `expected a whole number from ${min} to ${max}`;
   return z.int({ error }).min(min, { error }).max(max, { error }).default(fallback);
@@ -28,8 +30,8 @@ export const ProfileSchema = z.strictObject({
       planning_mode: z.enum(['conservative', 'exploratory']).default('conservative'),
       exploration_mode: z.enum(['parallel', 'sequential']).default('parallel'),
       memory_fallback_enabled: z.boolean().default(true),
-      max_steps: boundedInt(1, 20, 3),
-      max_lifelines_per_step: boundedInt(1, 10, 3),
+      max_steps: limitSchema(STRATEGY_LIMITS.maxSteps),
+      max_lifelines_per_step: limitSchema(STRATEGY_LIMITS.maxLifelinesPerStep),
     })
     .prefault({}),
   memory: z
@@ -68,12 +70,11 @@ export const ProfileSchema = z.strictObject({
     .prefault({}),
   sandbox: z
     .strictObject({
-      max_tool_calls_per_plan: boundedInt(1, 100, 5),
-      timeout_ms: boundedInt(100, 600_000, 30_000),
-      memory_mb: boundedInt(8, 1024, 64),
-      max_output_chars: boundedInt(1_000, 1_000_000, 1_000_000),
-      /** One MCP call from the sandbox; well under the SDK's 60 s default. */
-      tool_timeout_ms: boundedInt(100, 300_000, 20_000),
+      max_tool_calls_per_plan: limitSchema(SANDBOX_LIMITS.maxToolCalls),
+      timeout_ms: limitSchema(SANDBOX_LIMITS.timeoutMs),
+      memory_mb: limitSchema(SANDBOX_LIMITS.memoryMb),
+      max_output_chars: limitSchema(SANDBOX_LIMITS.maxOutputChars),
+      tool_timeout_ms: limitSchema(SANDBOX_LIMITS.toolTimeoutMs),
     })
     .prefault({}),
   rag: z

@@ -14,9 +14,10 @@ import { rootsFor } from './roots.js';
 import { ServerConnection, StartTimeoutError } from './server-connection.js';
 import { ToolCache } from './tool-cache.js';
 import type { CallOptions, PromptInfo, ResourceReadResult, ServerStatus, ServerSummary, ToolCaller, ToolInfo, ToolResult } from './types.js';
+import { SANDBOX_LIMITS } from '../config/limits.js';
 
-/** Default time one tool call may take; well under the SDK's 60 s so the sandbox deadline stays in charge. */
-export const TOOL_CALL_TIMEOUT_MS = 20_000;
+/** One call's own time limit when the caller gives none: the profile's default (config/limits.ts). */
+export const TOOL_CALL_TIMEOUT_MS = SANDBOX_LIMITS.toolTimeoutMs.default;
 /** Longest a call that keeps reporting progress may run (each notification restarts its own timeout); the sandbox deadline may cut it shorter. */
 export const MAX_TOOL_CALL_WITH_PROGRESS_MS = 10 * 60_000;
 /** Resource URIs remembered with the server whose tool result named them, so a big session can't grow it without end. */

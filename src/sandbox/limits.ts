@@ -1,5 +1,6 @@
 // Sandbox limits: clamping the configured ones, and the fixed caps shared by the host and the worker.
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './types.js';
+import { clampToLimit, SANDBOX_LIMITS } from '../config/limits.js';
+import type { SandboxLimits } from './types.js';
 
 /** Captured console output per run, in characters (DESIGN §3.1: ≈64 KB). */
 export const MAX_LOG_CHARS = 64_000;
@@ -9,8 +10,8 @@ export const MAX_LOG_LINES = 1_000;
 export const MAX_TOOL_ARGS_CHARS = 1_000_000;
 /** JSON of one tool result handed into the isolate; a bigger result is refused as a tool error. */
 export const MAX_TOOL_RESULT_CHARS = 1_000_000;
-/** Default for one tool call's own time limit, well under the MCP SDK's 60 s default; the run deadline may cut it shorter. */
-export const TOOL_CALL_TIMEOUT_MS = 20_000;
+/** Default for one tool call's own time limit (config/limits.ts); the run deadline may cut it shorter. */
+export const TOOL_CALL_TIMEOUT_MS = SANDBOX_LIMITS.toolTimeoutMs.default;
 /** Refused calls (unknown tool, bad arguments, over the cap) tolerated per run before the run is ended. */
 export const MAX_REFUSED_CALLS_PER_RUN = 10;
 /** Length of an error description carried back to the model. */
@@ -26,23 +27,9 @@ export const WORKER_MAX_RSS_MB = 384;
 /** Runs one worker serves before it is replaced, bounding slow leaks in V8 or isolated-vm. */
 export const WORKER_MAX_RUNS = 1_000;
 
-/** Accepted ranges: finite and bounded, so a config typo can't switch a limit off (DESIGN §4: `.inf`). */
-const BOUNDS: Record<keyof SandboxLimits, [min: number, max: number]> = {
-  maxToolCalls: [0, 1_000],
-  timeoutMs: [100, 600_000],
-  memoryMb: [8, 4_096],
-  maxOutputChars: [100, 10_000_000],
-  toolTimeoutMs: [100, 300_000],
-};
-
-/** Fills in defaults and clamps each limit into its range; a non-finite value falls back to the default. */
+/** Fills in defaults and clamps each limit into its range (config/limits.ts); a non-finite value takes the default. */
 export function resolveLimits(partial: Partial<SandboxLimits> = {}): Required<SandboxLimits> {
-  const out: Required<SandboxLimits> = { toolTimeoutMs: TOOL_CALL_TIMEOUT_MS, ...DEFAULT_SANDBOX_LIMITS };
-  for (const key of Object.keys(BOUNDS) as Array<keyof SandboxLimits>) {
-    const value = partial[key];
-    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
-    const [min, max] = BOUNDS[key];
-    out[key] = Math.min(max, Math.max(min, Math.floor(value)));
-  }
+  const out = {} as Required<SandboxLimits>;
+  for (const key of Object.keys(SANDBOX_LIMITS) as Array<keyof SandboxLimits>) out[key] = clampToLimit(SANDBOX_LIMITS[key], partial[key]);
   return out;
 }

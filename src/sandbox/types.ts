@@ -1,27 +1,28 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
+import { SANDBOX_LIMITS } from '../config/limits.js';
 import type { PlanSkill } from './plan-skills.js';
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { Embedder } from '../llm/types.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
 export interface SandboxLimits {
-  /** Tool calls allowed per plan; call number max+1 rejects. Default 5. */
+  /** Tool calls allowed per plan; call number max+1 rejects. Defaults and ranges: config/limits.ts. */
   maxToolCalls: number;
   /** Wall-clock deadline for the whole run, awaited work included. Default 30,000 ms. */
   timeoutMs: number;
   /** Isolate heap limit. Default 64 MB. */
   memoryMb: number;
-  /** Cap on the normalised result and on captured logs, in characters. Default 100,000. */
+  /** Cap on the normalised result and on captured logs, in characters. */
   maxOutputChars: number;
   /** One tool call's own time limit (profiles.yaml `tool_timeout_ms`); the run deadline may cut it shorter. Default 20,000 ms. */
   toolTimeoutMs?: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
-  maxToolCalls: 5,
-  timeoutMs: 30_000,
-  memoryMb: 64,
-  maxOutputChars: 1_000_000,
+  maxToolCalls: SANDBOX_LIMITS.maxToolCalls.default,
+  timeoutMs: SANDBOX_LIMITS.timeoutMs.default,
+  memoryMb: SANDBOX_LIMITS.memoryMb.default,
+  maxOutputChars: SANDBOX_LIMITS.maxOutputChars.default,
 };
 
 export type SandboxErrorKind =

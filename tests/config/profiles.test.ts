@@ -32,7 +32,7 @@ describe('parseProfile', () => {
 
   it('names the file, line and key of a value of the wrong type', () => {
     const err = errorOf('sandbox:\n  timeout_ms: 1000\n  memory_mb: lots\n');
-    expect(err.message).toBe('config/profiles.yaml:3: sandbox.memory_mb: expected a whole number from 8 to 1024');
+    expect(err.message).toBe('config/profiles.yaml:3: sandbox.memory_mb: expected a whole number from 8 to 4096');
     expect(err.key).toBe('sandbox.memory_mb');
   });
 

@@ -15,7 +15,7 @@ describe('resolveLimits', () => {
 
   it('clamps values outside their ranges', () => {
     expect(resolveLimits({ maxToolCalls: -1, timeoutMs: 10, memoryMb: 1, maxOutputChars: 1e12 })).toMatchObject({
-      maxToolCalls: 0, timeoutMs: 100, memoryMb: 8, maxOutputChars: 10_000_000,
+      maxToolCalls: 0, timeoutMs: 100, memoryMb: 8, maxOutputChars: 1_000_000,
     });
   });
 
