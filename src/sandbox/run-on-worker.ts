@@ -100,8 +100,7 @@ export class WorkerRun {
       ...(options.approve ? { approve: options.approve } : {}),
       maxToolCalls: limits.maxToolCalls,
       toolTimeoutMs: limits.toolTimeoutMs,
-      // Moved later by the time the deadline stood still (onResume below).
-      deadlineAt: startedAt + limits.timeoutMs,
+      remainingMs: () => this.deadline.remainingMs(),
       signal: this.runEnded.signal,
       ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
       ...(options.askUser ? { askUser: options.askUser } : {}),
@@ -113,10 +112,7 @@ export class WorkerRun {
       ms: Math.max(0, startedAt + limits.timeoutMs - performance.now()),
       maxPauseMs: MAX_APPROVAL_PAUSE_MS,
       onPause: () => this.worker.send({ type: 'pauseDeadline', runId }),
-      onResume: (pausedMs) => {
-        this.proxy.extendDeadline(pausedMs);
-        this.worker.send({ type: 'resumeDeadline', runId });
-      },
+      onResume: () => this.worker.send({ type: 'resumeDeadline', runId }),
     });
     this.deadline.signal.addEventListener('abort', this.onDeadline, { once: true });
   }

@@ -35,8 +35,8 @@ export interface ToolProxyOptions {
   maxToolCalls: number;
   /** One call's own time limit; default TOOL_CALL_TIMEOUT_MS. */
   toolTimeoutMs?: number;
-  /** Absolute time (performance.now()) at which the run ends; calls never outlive it. */
-  deadlineAt: number;
+  /** Running time left before the run ends (the run's PausableDeadline: pauses never count); calls never outlive it. */
+  remainingMs: () => number;
   /** Aborted when the run ends; pending calls are abandoned. */
   signal: AbortSignal;
   onToolCall?: SandboxRunOptions['onToolCall'];
@@ -69,14 +69,12 @@ export class ToolProxy {
   /** Calls in flight, by a per-run id, for the timeout message. */
   private readonly pending = new Map<number, string>();
   private nextCallId = 0;
-  private deadline: number;
   /** Refused calls past MAX_REFUSALS_RECORDED: counted by kind and tool, recorded once by finishRecords(). */
   private readonly unrecorded = { total: 0, capped: 0, tools: new Set<string>() };
   private recordsFinished = false;
   private questionsAsked = 0;
 
   constructor(private readonly options: ToolProxyOptions) {
-    this.deadline = options.deadlineAt;
     this.byName = new Map(options.tools.map((t) => [t.name, t]));
     this.byQualifiedName = new Map(options.tools.map((t) => [`${t.server}.${t.remoteName}`, t]));
   }
@@ -164,16 +162,6 @@ export class ToolProxy {
     }
   }
 
-  /** The run's deadline (performance.now() time), moved later by time spent waiting for approvals. */
-  get deadlineAt(): number {
-    return this.deadline;
-  }
-
-  /** Moves the run's deadline `ms` later (the time the run's clock was stopped). */
-  extendDeadline(ms: number): void {
-    this.deadline += ms;
-  }
-
   /** `mcp.read_resource(uri)`: one call against the cap, routed by the caller to the server that owns the URI. */
   private async readResource(uri: string, started: number): Promise<ToolReply> {
     const tool = 'mcp.read_resource';
@@ -222,7 +210,7 @@ export class ToolProxy {
     /** Time the server spent waiting for the person (elicitation): not the tool's time. */
     let waitedMs = 0;
     this.emit('start', record);
-    const remainingMs = Math.max(1, Math.floor(this.deadline - performance.now()));
+    const remainingMs = Math.max(1, Math.floor(this.options.remainingMs()));
     // The call's own timeout applies only when it ends before the run does; otherwise the run's deadline
     // decides, and the caller gets a little more so its own timer never beats the deadline into a tool error.
     const callTimeoutMs = this.options.toolTimeoutMs ?? TOOL_CALL_TIMEOUT_MS;

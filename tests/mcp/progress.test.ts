@@ -61,7 +61,7 @@ describe('tool calls that report progress', () => {
       caller: multi,
       maxToolCalls: 5,
       toolTimeoutMs: WAIT_MS,
-      deadlineAt: Number.MAX_SAFE_INTEGER,
+      remainingMs: () => Number.MAX_SAFE_INTEGER,
       signal: new AbortController().signal,
       onToolCall: (e) => {
         events.push(e);

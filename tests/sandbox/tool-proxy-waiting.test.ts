@@ -4,6 +4,7 @@ import type { CallOptions, ToolCaller, ToolResult } from '../../src/mcp/types.js
 import { ToolProxy } from '../../src/sandbox/tool-proxy.js';
 import type { ToolCallRecord } from '../../src/sandbox/types.js';
 import { binaryTool, numberResult } from './fake-callers.js';
+import { runEndsIn } from '../helpers/run-ends-in.js';
 
 const TOOL_TIMEOUT_MS = 1_000;
 
@@ -34,7 +35,7 @@ function proxyFor(caller: ToolCaller, deadlineInMs: number) {
     caller,
     maxToolCalls: 5,
     toolTimeoutMs: TOOL_TIMEOUT_MS,
-    deadlineAt: performance.now() + deadlineInMs,
+    remainingMs: runEndsIn(deadlineInMs),
     signal: new AbortController().signal,
     pauseDeadline: () => {
       pauses.started++;

@@ -4,6 +4,7 @@ import { MAX_TOOL_ARGS_CHARS, TOOL_CALL_TIMEOUT_MS } from '../../src/sandbox/lim
 import { MAX_REFUSALS_RECORDED, ToolProxy, type CallMode } from '../../src/sandbox/tool-proxy.js';
 import type { ToolCallRecord } from '../../src/sandbox/types.js';
 import { arithmeticCaller, binaryTool, crashingCaller, scriptedCaller, silentCaller, type RecordingCaller } from './fake-callers.js';
+import { runEndsIn } from '../helpers/run-ends-in.js';
 
 const TOOLS: ToolInfo[] = [binaryTool('add'), binaryTool('multiply')];
 
@@ -23,7 +24,7 @@ function proxyFor(caller: RecordingCaller, options: ProxyTestOptions & { approve
     ...(options.approve ? { approve: options.approve } : {}),
     maxToolCalls: options.maxToolCalls ?? 5,
     ...(options.toolTimeoutMs ? { toolTimeoutMs: options.toolTimeoutMs } : {}),
-    deadlineAt: performance.now() + (options.deadlineInMs ?? 10_000),
+    remainingMs: runEndsIn(options.deadlineInMs ?? 10_000),
     signal: options.signal ?? new AbortController().signal,
     onToolCall: (e) => events.push(e),
   });
@@ -223,7 +224,7 @@ describe('ToolProxy', () => {
     expect(proxy.calls[0]).toMatchObject({ tool: 'add', args: { a: 1, b: 2 }, ok: true });
 
     const throwing = new ToolProxy({
-      tools: TOOLS, caller, maxToolCalls: 5, deadlineAt: performance.now() + 10_000, signal: new AbortController().signal,
+      tools: TOOLS, caller, maxToolCalls: 5, remainingMs: runEndsIn(10_000), signal: new AbortController().signal,
       onToolCall: () => { throw new Error('display broke'); },
     });
     expect(JSON.parse(await throwing.handle('add', '[{"a":1,"b":1}]', 'parsed'))).toEqual({ ok: true, value: 2 });

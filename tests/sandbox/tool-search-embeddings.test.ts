@@ -12,6 +12,7 @@ import { type FakeLlmServer, type RecordedRequest, startFakeOllamaServer } from 
 import { TEST_LIMITS } from './contain.js';
 import { arithmeticCaller } from './fake-callers.js';
 import { realTools } from './tool-search-sets.js';
+import { runEndsIn } from '../helpers/run-ends-in.js';
 
 /** A toy model of meaning: one dimension per group of words that mean one thing, plus one for everything else. */
 const MEANINGS = [
@@ -73,7 +74,7 @@ describe('searchToolsWith an embedding model', () => {
     const reply = JSON.parse(await lookUpTools(realTools, QUESTION, '[5]', 'search', model)) as { ok: boolean; value: Array<{ server: string; name: string }> };
     expect(reply.ok).toBe(true);
     expect(names(reply.value)).toContain('github.get_me');
-    const proxy = new ToolProxy({ tools: realTools, caller: arithmeticCaller(), maxToolCalls: 1, deadlineAt: performance.now() + 60_000, signal: new AbortController().signal, toolEmbedder: model });
+    const proxy = new ToolProxy({ tools: realTools, caller: arithmeticCaller(), maxToolCalls: 1, remainingMs: runEndsIn(60_000), signal: new AbortController().signal, toolEmbedder: model });
     const answer = JSON.parse(await proxy.handle(QUESTION, '[5]', 'search')) as { value: Array<{ server: string; name: string }> };
     expect(names(answer.value)).toContain('github.get_me');
     expect(proxy.calls).toEqual([]);
