@@ -6,7 +6,7 @@ import { listSessions } from '../memory/session-files.js';
 import { SessionMemory } from '../memory/session-memory.js';
 import { skillFromTrace } from '../skills/make-skill.js';
 import { savedPlanLlm, skillArguments, skillQuestion } from '../skills/saved-plan-llm.js';
-import { checkSkillName, listSkills, readSkill, writeSkill, type Skill } from '../skills/skill-file.js';
+import { checkSkillName, listSkills, readSkill, skillDefaults, writeSkill, type Skill } from '../skills/skill-file.js';
 import { printResult } from './print-result.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -50,7 +50,7 @@ export async function skillsRunCommand(config: LoadedConfig, name: string, argsJ
     try {
       given = JSON.parse(argsJson);
     } catch {
-      throw new UsageError(`the arguments must be a JSON object, e.g. '${JSON.stringify(Object.fromEntries(Object.entries(skill.parameters).map(([k, p]) => [k, p.default])))}'`);
+      throw new UsageError(`the arguments must be a JSON object, e.g. '${JSON.stringify(skillDefaults(skill))}'`);
     }
   }
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new UsageError('the arguments must be a JSON object');

@@ -11,9 +11,9 @@ export const MAX_TOOL_NAME_CHARS = 200;
 /** Tool names listed when a name is too far off for "closest" to mean anything. */
 export const MAX_NAMES_LISTED = 20;
 
-/** How the model calls `name`: `tools.add` or `tools["odd-name"]`. */
-export function callee(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`;
+/** How the model calls `name` on `root`: `tools.add` or `tools["odd-name"]` (`skills.…` for saved plans). */
+export function callee(name: string, root = 'tools'): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${root}.${name}` : `${root}[${JSON.stringify(name)}]`;
 }
 
 /** The message for a call to a tool nobody offers: who offers it under a longer name, the closest names, or the list. */

@@ -1,4 +1,5 @@
 // Saved plans a new plan may call as `skills.NAME(args)`: their catalogue lines, and the code that defines them in the run.
+import { callee } from './call-args.js';
 
 /** One saved plan as a plan sees it: its call name, the question it answers, its arguments' defaults, its code. */
 export interface PlanSkill {
@@ -12,10 +13,9 @@ export interface PlanSkill {
   code: string;
 }
 
-/** How a plan calls a skill: `skills.ascii_sum` (a name that is no identifier is quoted). */
+/** How a plan calls a skill: `skills.ascii_sum` (a `-` becomes `_`; a name that is no identifier is quoted). */
 function skillCallee(name: string): string {
-  const id = name.replace(/-/g, '_');
-  return /^[A-Za-z_$][\w$]*$/.test(id) ? `skills.${id}` : `skills[${JSON.stringify(id)}]`;
+  return callee(name.replace(/-/g, '_'), 'skills');
 }
 
 /** The skills a plan offered `tools` may run: those whose servers all offer tools among them. */

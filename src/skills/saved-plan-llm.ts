@@ -1,11 +1,11 @@
 // Runs a skill without a model: an LlmClient that answers perception with the skill's servers and the plan request with its code.
 import { QuestionStoppedError, UsageError } from '../errors.js';
 import type { LlmClient } from '../llm/types.js';
-import type { Skill } from './skill-file.js';
+import { skillDefaults, type Skill } from './skill-file.js';
 
 /** The skill's arguments: its defaults, with `given` over them (same names, same types). @throws UsageError otherwise. */
 export function skillArguments(skill: Skill, given: Record<string, unknown>): Record<string, string | number> {
-  const values: Record<string, string | number> = Object.fromEntries(Object.entries(skill.parameters).map(([k, p]) => [k, p.default]));
+  const values = skillDefaults(skill);
   const known = Object.keys(skill.parameters);
   for (const [key, value] of Object.entries(given)) {
     if (!(key in skill.parameters)) {

@@ -107,5 +107,10 @@ async function readSkillKept(dir: string, name: string): Promise<Skill> {
 /** The saved skills as plans may call them (`skills.NAME(args)`); files that do not read as skills are left out. */
 export async function planSkills(dir: string): Promise<PlanSkill[]> {
   const { skills } = await listSkills(dir);
-  return skills.map((s) => ({ name: s.name, question: s.question, servers: s.servers, code: s.code, defaults: Object.fromEntries(Object.entries(s.parameters).map(([k, p]) => [k, p.default])) }));
+  return skills.map((s) => ({ name: s.name, question: s.question, servers: s.servers, code: s.code, defaults: skillDefaults(s) }));
+}
+
+/** A skill's arguments with their defaults (the values its question was answered with). */
+export function skillDefaults(skill: Skill): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(skill.parameters).map(([k, p]) => [k, p.default]));
 }
