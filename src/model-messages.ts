@@ -116,12 +116,12 @@ export function badValue({ returned, reason }: { returned: string; reason: BadVa
   return `solve() returned ${JSON.stringify(returned)}, which is not a result: ${BAD_VALUE_FIX[reason]} Then send the corrected solve().`;
 }
 
-/** Cap on the result quoted back when FURTHER_PROCESSING_REQUIRED came on the last step, in characters. */
+/** Cap on the result quoted back when FURTHER_PROCESSING_REQUIRED came on the last step, in characters (longer: cut to its shape). */
 const MAX_LAST_STEP_RESULT_CHARS = 2_000;
 
 /** solve() asked for another step on the last one. */
 export function furtherOnLastStep({ result }: { result: string }): string {
-  const shown = result.length <= MAX_LAST_STEP_RESULT_CHARS ? result : `${result.slice(0, MAX_LAST_STEP_RESULT_CHARS)}… [cut]`;
+  const shown = shapeOfResult(result, MAX_LAST_STEP_RESULT_CHARS);
   return `solve() returned FURTHER_PROCESSING_REQUIRED on the last step, so no step can use it. Its result was:\n${shown}\nReturn "FINAL_ANSWER: <answer>" now, computing the answer from this result in the same solve().`;
 }
 
