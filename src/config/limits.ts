@@ -14,7 +14,7 @@ export interface Limit {
 
 /** profiles.yaml `sandbox:`, by the sandbox's own names. */
 export const SANDBOX_LIMITS = {
-  maxToolCalls: { key: 'max_tool_calls_per_plan', default: 5, min: 0, max: 100, unit: 'calls', why: 'tool calls one plan may make; the next one is refused' },
+  maxToolCalls: { key: 'max_tool_calls_per_plan', default: 5, min: 0, max: 1_000, unit: 'calls', why: 'tool calls one plan may make; the next one is refused' },
   timeoutMs: { key: 'timeout_ms', default: 30_000, min: 100, max: 600_000, unit: 'ms', why: 'wall clock for one solve(), awaited tool calls included' },
   memoryMb: { key: 'memory_mb', default: 64, min: 8, max: 4_096, unit: 'MB', why: 'the isolate heap' },
   maxOutputChars: { key: 'max_output_chars', default: 1_000_000, min: 100, max: 1_000_000, unit: 'characters', why: "what solve() may return (as large as one tool's result) and its logs" },
