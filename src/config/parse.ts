@@ -14,11 +14,19 @@ export interface ParsedConfig {
   lineCounter: LineCounter;
 }
 
-/** The YAML document of config text (duplicate keys are errors), with its line counter; errors are in `doc.errors`. */
+/** The last text parsed: loading a profile reads one text for its settings, its servers and its line numbers. */
+let last: { text: string; parsed: ParsedConfig } | undefined;
+
+/**
+ * The YAML document of config text (duplicate keys are errors), with its line counter; errors are in `doc.errors`.
+ * The same text twice in a row is parsed once (callers only read the document).
+ */
 export function parse(text: string): ParsedConfig {
+  if (last?.text === text) return last.parsed;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  return { doc, lineCounter };
+  last = { text, parsed: { doc, lineCounter } };
+  return last.parsed;
 }
 
 /**

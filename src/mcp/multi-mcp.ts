@@ -8,6 +8,7 @@ import type { Elicit } from './elicitation.js';
 import { Healer, reconnectText, type HealTimer, type ServerStateEvent } from './healing.js';
 import { OAuthStore } from './oauth/store.js';
 import { MODERN_PROTOCOL_VERSIONS } from './modern-session.js';
+import { clientSdk } from './client-sdk.js';
 import { offeredNames } from './offered-names.js';
 import { UnsupportedProtocolError } from './protocol-version.js';
 import { rootsFor } from './roots.js';
@@ -165,6 +166,14 @@ export class MultiMcp implements ToolCaller {
       await all;
     }
     return this.listTools(serverIds);
+  }
+
+  /**
+   * Loads the client code servers are started with (e.g. while a model answers), so a server started afterwards is
+   * launched at once instead of after that load.
+   */
+  warmUp(): void {
+    if (this.connections.some((c) => !this.started.has(c.spec.id))) void clientSdk().catch(() => undefined);
   }
 
   /** Begins the first start of the given servers, without waiting for it. */

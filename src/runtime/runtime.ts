@@ -269,10 +269,9 @@ export class Runtime {
         parserWarm = true;
         setImmediate(warmUpParser);
       }
-      if (event.type === 'perceived') {
-        const servers = event.servers;
-        setImmediate(() => this.multi.prestart(servers));
-      }
+      // The client code loads while perception's request is out, so the servers it chooses are launched at once.
+      if (event.type === 'llm_start' && event.stage === 'perception') setImmediate(() => this.multi.warmUp());
+      if (event.type === 'perceived') this.multi.prestart(event.servers);
       onEvent?.(event);
     };
     return this.runAgent(query, memory, strategy, calls, watch, signal, extras);
