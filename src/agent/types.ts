@@ -5,9 +5,8 @@ import type { FlowPolicy } from '../policy/flow-guard.js';
 import type { ApproveTool, ServerSummary, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { Trace } from '../memory/trace.js';
-import type { PlanSkill } from '../sandbox/plan-skills.js';
 import type { Embedder } from '../llm/types.js';
-import type { AskPerson, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
+import type { AskPerson, PlanSkill, Sandbox, SandboxLimits, ToolCallRecord } from '../sandbox/types.js';
 import type { StrategyName } from './strategy.js';
 
 /** How a question's plans reach the servers (`caller`) and who is asked first (`approve`), as hooks may wrap them. */

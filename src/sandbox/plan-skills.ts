@@ -1,17 +1,6 @@
 // Saved plans a new plan may call as `skills.NAME(args)`: their catalogue lines, and the code that defines them in the run.
 import { callee } from './call-args.js';
-
-/** One saved plan as a plan sees it: its call name, the question it answers, its arguments' defaults, its code. */
-export interface PlanSkill {
-  name: string;
-  /** The question it answers, with `{argument}` where a value goes. */
-  question: string;
-  defaults: Readonly<Record<string, string | number>>;
-  /** The servers its calls go to: it is offered only when the plan may call them all. */
-  servers: readonly string[];
-  /** JavaScript defining `async function solve()`, reading its arguments from `args`. */
-  code: string;
-}
+import type { PlanSkill } from './types.js';
 
 /** How a plan calls a skill: `skills.ascii_sum` (a `-` becomes `_`; a name that is no identifier is quoted). */
 function skillCallee(name: string): string {

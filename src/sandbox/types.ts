@@ -1,10 +1,21 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
 import { SANDBOX_LIMITS } from '../config/limits.js';
-import type { PlanSkill } from './plan-skills.js';
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { Embedder } from '../llm/types.js';
 
 /** Limits for one run; profiles.yaml `sandbox:` supplies them. */
+/** One saved plan as a plan sees it: its call name, the question it answers, its arguments' defaults, its code. */
+export interface PlanSkill {
+  name: string;
+  /** The question it answers, with `{argument}` where a value goes. */
+  question: string;
+  defaults: Readonly<Record<string, string | number>>;
+  /** The servers its calls go to: it is offered only when the plan may call them all. */
+  servers: readonly string[];
+  /** JavaScript defining `async function solve()`, reading its arguments from `args`. */
+  code: string;
+}
+
 export interface SandboxLimits {
   /** Tool calls allowed per plan; call number max+1 rejects. Defaults and ranges: config/limits.ts. */
   maxToolCalls: number;

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseConfigText } from '../config/parse.js';
-import type { PlanSkill } from '../sandbox/plan-skills.js';
+import type { PlanSkill } from '../sandbox/types.js';
 
 /** Skills listed at most (`cortex skills`): a folder of thousands must not flood the terminal. */
 export const MAX_SKILLS_LISTED = 500;
