@@ -6,7 +6,7 @@ import type { Embedder } from './embed/embedder.js';
 import { openEmbedder } from './embed/open-embedder.js';
 import { createExtractor, type ImageCaptionSettings, type WorkerExtractor } from './extract/create-extractor.js';
 import { indexerExtractorOptions, type IndexerReading } from './extract/extractor-options.js';
-import { embeddingFromProfile, type IndexerSettings } from './indexer-settings.js';
+import { IndexerSettings } from './indexer-settings.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
 import type { ImageCaptioner } from './vision/image-captioner.js';
@@ -83,9 +83,9 @@ export async function openIndexer(settings: IndexerSettings): Promise<OpenIndexe
 }
 
 /**
- * The embedder of profiles.yaml's `llm.embedding` alone (tool search, eval-retrieval), without the rest of the indexer.
- * @throws ConfigError naming the profile key for an unknown one; as {@link openEmbedder}.
+ * The profile's indexer embedder alone (tool search, eval-retrieval), without the rest of the indexer.
+ * @throws as IndexerSettings.fromProfile and {@link openEmbedder}.
  */
 export async function profileEmbedder(config: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
-  return openEmbedder(embeddingFromProfile(config.profile.llm.embedding, config.models.models, config.profileFile), env);
+  return openEmbedder(IndexerSettings.fromProfile(config, env).embedding, env);
 }

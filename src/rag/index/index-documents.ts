@@ -15,7 +15,7 @@ import { readIndexStore, type IndexStore, type ReadIndexResult } from './index-s
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { planChanges, type ChangePlan } from './plan-changes.js';
 import { scanDocuments, type ScanResult } from './scan-documents.js';
-import { writeGeneration } from './write-generation.js';
+import { writeGeneration, type WrittenGeneration } from './write-generation.js';
 
 /** Progress of one run, for a progress bar: `file` events count `done` of `total` files being (re)indexed. */
 export type IndexProgress =
@@ -93,22 +93,39 @@ export async function indexDocuments(options: IndexDocumentsOptions): Promise<In
     const { plan, tally, failedBefore } = await decideChanges(run, scan, previous);
     await indexChangedFiles(run, plan.toIndex, previous, tally);
     const written = await writeGeneration(run, store, existing.status === 'ok' ? existing.store.generation : 0, plan.entriesRefreshed, tally);
-    return {
-      added: tally.added,
-      updated: tally.updated,
-      removed: plan.removed.length,
-      skipped: Object.keys(plan.unchanged).length - failedBefore,
-      failed: tally.failed,
-      chunks: written.chunks,
-      ms: Math.round(performance.now() - started),
-      rebuilt: existing.status !== 'missing' && store === null,
-      messages,
-      generation: written.generation,
-      changed: written.changed,
-    };
+    return summarize({ started, plan, tally, failedBefore, rebuilt: existing.status !== 'missing' && store === null, messages, written });
   } finally {
     await lock.release();
   }
+}
+
+interface RunReport {
+  /** performance.now() when the run started. */
+  started: number;
+  plan: ChangePlan;
+  tally: RunTally;
+  /** Unchanged files that failed in an earlier run (in `tally.failed`, not counted as skipped). */
+  failedBefore: number;
+  rebuilt: boolean;
+  messages: string[];
+  written: WrittenGeneration;
+}
+
+/** What the run did, for the caller. */
+function summarize({ started, plan, tally, failedBefore, rebuilt, messages, written }: RunReport): IndexSummary {
+  return {
+    added: tally.added,
+    updated: tally.updated,
+    removed: plan.removed.length,
+    skipped: Object.keys(plan.unchanged).length - failedBefore,
+    failed: tally.failed,
+    chunks: written.chunks,
+    ms: Math.round(performance.now() - started),
+    rebuilt,
+    messages,
+    generation: written.generation,
+    changed: written.changed,
+  };
 }
 
 /** The run's settings with their defaults; `say` keeps each message in `messages` too. */
