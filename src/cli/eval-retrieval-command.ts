@@ -1,7 +1,7 @@
 // `cortex eval-retrieval DIR`: scores vector, BM25 and fused search with the profile's settings on a BEIR-format folder.
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
-import { embedderForProfile } from '../rag/index-folder.js';
+import { profileEmbedder } from '../rag/index-folder.js';
 import { UsageError } from '../errors.js';
 import { BeirFormatError, loadBeirCollection } from '../rag/search/beir-collection.js';
 import { type CollectionEvaluation, evaluateCollection, indexCollection } from '../rag/search/evaluate-collection.js';
@@ -38,7 +38,7 @@ export async function evalRetrievalCommand(config: LoadedConfig, dir: string, ou
     if (err instanceof BeirFormatError) throw new UsageError(err.message, { cause: err });
     throw err;
   });
-  const embedder = await embedderForProfile(config.profile.llm.embedding, config.models.models, process.env);
+  const embedder = await profileEmbedder(config, process.env);
   if (config.profile.rag.chunking === 'semantic') out.info('rag.chunking is semantic; eval-retrieval chunks by structure (no LLM calls)');
   out.info(`embedding ${collection.corpus.length} documents with ${embedder.id}…`);
   const index = await indexCollection(collection, embedder);

@@ -1,6 +1,7 @@
 // `cortex index [--rebuild]`: brings the documents index up to date, with a progress bar and a summary.
 import type { LoadedConfig } from '../config/load-config.js';
-import { indexFolder, indexOptionsForProfile } from '../rag/index-folder.js';
+import { indexFolder, openIndexer } from '../rag/index-folder.js';
+import { IndexerSettings } from '../rag/indexer-settings.js';
 import type { IndexProgress } from '../rag/index/index-documents.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
@@ -11,7 +12,7 @@ const BAR_WIDTH = 24;
 
 /** `--strict`: files that could not be indexed make the exit status an error. */
 export async function indexCommand(config: LoadedConfig, options: { rebuild: boolean; strict?: boolean }, out: Output): Promise<number> {
-  const settings = await indexOptionsForProfile(config);
+  const settings = await openIndexer(IndexerSettings.fromProfile(config, process.env));
   out.info(`indexing ${settings.documentsDir} → ${settings.indexDir} (embedder ${settings.embedder.id}, images ${settings.captioner?.id ?? 'not read'})`);
   const status = createStatusLine(out);
   const onProgress = (event: IndexProgress) => {

@@ -17,6 +17,7 @@ import { createProgress } from './progress.js';
 import { REPL_HELP, runReplCommand, SessionStats } from './repl-commands.js';
 import { addHistoryEntry, loadHistory, saveHistory } from './repl-history.js';
 import { MessageAssembler, readInput } from './repl-input.js';
+import { LineQueue } from './repl-line-queue.js';
 import { Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { withProgressHeld } from './screen-hold.js';
 import { clearStatus } from './terminal-ask.js';
@@ -54,29 +55,10 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     process.stdin.on('keypress', onKey);
     process.stdout.write('\x1b[?2004h');
   }
-  // Questions and approval answers come from the same lines, read one at a time in order. Each line is queued
-  // as it arrives (with whether it was pasted); a reader that gives up waiting leaves the next line queued.
-  const queue: Array<{ text: string; pasted: boolean }> = [];
-  let closed = false;
-  let wake: Array<() => void> = [];
-  const notify = () => {
-    for (const resolve of wake) resolve();
-    wake = [];
-  };
-  rl.on('line', (text) => {
-    queue.push({ text, pasted: pasting });
-    notify();
-  });
-  rl.on('close', () => {
-    closed = true;
-    notify();
-  });
-  const lineReady = (): Promise<void> => (queue.length || closed ? Promise.resolve() : new Promise((resolve) => wake.push(resolve)));
-  /** The next line, or null once the input has ended. */
-  const nextLine = async () => {
-    await lineReady();
-    return queue.shift() ?? null;
-  };
+  // Questions and approval answers come from the same lines, read one at a time in order.
+  const lines = new LineQueue();
+  rl.on('line', (text) => lines.push({ text, pasted: pasting }));
+  rl.on('close', () => lines.end());
   /** True while the next line is the late answer to an approval question whose run already ended. */
   let lateAnswer = false;
   let current: AbortController | undefined;
@@ -87,28 +69,23 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     if (cancelled.some((s) => s.aborted)) return null;
     clearStatus(out);
     // Once the input has ended (piped input used up), readline refuses prompts (Node 24 throws): the queued lines still count.
-    if (!closed) {
+    if (!lines.closed) {
       rl.setPrompt(question);
       rl.prompt();
       rl.setPrompt(PROMPT);
-    } else if (queue.length === 0) {
+    } else if (lines.size === 0) {
       return null;
     } else {
       process.stdout.write(question);
     }
-    let onAbort = () => undefined as void;
-    const aborted = new Promise<'aborted'>((resolve) => {
-      onAbort = () => resolve('aborted');
-      for (const s of cancelled) s.addEventListener('abort', onAbort, { once: true });
-    });
-    const ready = await Promise.race([lineReady(), aborted]);
-    for (const s of cancelled) s.removeEventListener('abort', onAbort);
-    if (ready === 'aborted') {
+    try {
+      return (await lines.next(AbortSignal.any(cancelled)))?.text ?? null;
+    } catch {
+      // The run ended (or was cancelled) first; the answer, if it comes, is the next line read.
       out.error('\n(the run ended before an answer: the call was not run)');
       lateAnswer = true;
       return null;
     }
-    return queue.shift()?.text ?? null;
   };
 
   let runtime: Runtime;
@@ -120,7 +97,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     throw err;
   }
   const prompt = () => {
-    if (closed) return;
+    if (lines.closed) return;
     rl.setPrompt(assembler.continuing ? CONTINUE_PROMPT : PROMPT);
     rl.prompt();
   };
@@ -129,7 +106,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
       current.abort();
       return;
     }
-    if (closed) return;
+    if (lines.closed) return;
     // Ctrl-C at the prompt clears what was typed (and a message being continued); on an empty line it says how to quit.
     const typed = rl.line.length > 0 || assembler.continuing;
     rl.write(null, { ctrl: true, name: 'e' });
@@ -154,7 +131,7 @@ export async function replCommand(config: LoadedConfig, options: RuntimeOptions,
     prompt();
     // Bounded by the input: each turn consumes a line, and the iterator ends with it.
     for (;;) {
-      const next = await nextLine();
+      const next = await lines.next();
       if (next === null) break;
       const late = lateAnswer;
       lateAnswer = false;

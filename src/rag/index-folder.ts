@@ -1,12 +1,12 @@
-// Entry points for the CLI (`cortex index [--rebuild]`): index a documents folder with the real extractor, pick the profile's embedder.
+// Opens an indexer from its IndexerSettings (embedder, image reader, extractor) and indexes a documents folder with it.
 import type { LoadedConfig } from '../config/load-config.js';
-import { visionModel, type ModelConfig } from '../config/models.js';
-import { ConfigError } from '../errors.js';
+import { createLlmClient } from '../llm/select.js';
+import type { LlmClient } from '../llm/types.js';
 import type { Embedder } from './embed/embedder.js';
-import { createLexicalEmbedder } from './embed/lexical-embedder.js';
-import { createModelEmbedder } from './embed/llm-embedder.js';
-import { createExtractor, type ImageCaptionSettings } from './extract/create-extractor.js';
-import { indexerExtractorOptions } from './extract/extractor-options.js';
+import { openEmbedder } from './embed/open-embedder.js';
+import { createExtractor, type ImageCaptionSettings, type WorkerExtractor } from './extract/create-extractor.js';
+import { indexerExtractorOptions, type IndexerReading } from './extract/extractor-options.js';
+import { IndexerSettings } from './indexer-settings.js';
 import { indexDocuments, type IndexDocumentsOptions, type IndexSummary } from './index/index-documents.js';
 import type { Extractor } from './types.js';
 import type { ImageCaptioner } from './vision/image-captioner.js';
@@ -32,10 +32,9 @@ export interface IndexFolderOptions extends Omit<IndexDocumentsOptions, 'extract
  * (default 0); DocumentsFolderError when `documentsDir` is missing or unreadable.
  */
 export async function indexFolder(options: IndexFolderOptions): Promise<IndexSummary> {
-  const { captioner } = options;
   const extractor =
     options.extractor ??
-    createExtractor(indexerExtractorOptions({ documentsDir: options.documentsDir, indexDir: options.indexDir, allowPrivateAddresses: options.allowPrivateAddresses ?? false, captioner }));
+    createIndexerExtractor({ documentsDir: options.documentsDir, indexDir: options.indexDir, allowPrivateAddresses: options.allowPrivateAddresses ?? false, captioner: options.captioner });
   try {
     return await indexDocuments({ ...options, extractor });
   } finally {
@@ -43,42 +42,50 @@ export async function indexFolder(options: IndexFolderOptions): Promise<IndexSum
   }
 }
 
-/** The settings of {@link indexOptionsForProfile}. */
-export type ProfileIndexOptions = Required<Pick<IndexFolderOptions, 'documentsDir' | 'indexDir' | 'embedder' | 'chunking' | 'lockWaitMs' | 'allowPrivateAddresses'>> &
-  Pick<IndexFolderOptions, 'vectorWeight'> & {
+/** The extractor every indexer of the documents folder reads with (cortex index, the page's upload, the documents server). */
+export function createIndexerExtractor(reading: IndexerReading): WorkerExtractor {
+  return createExtractor(indexerExtractorOptions(reading));
+}
+
+/** The image reader the settings name: their vision model, else Tesseract when installed, else null. @throws as selectCaptioner. */
+export function openCaptioner(settings: IndexerSettings): Promise<ImageCaptioner | null> {
+  return selectCaptioner(settings.vision, settings.env);
+}
+
+/** The LLM that chunks semantically, when the settings name one. */
+export function chunkingLlm(settings: IndexerSettings): { llm: LlmClient } | Record<string, never> {
+  return settings.chunkingModel ? { llm: createLlmClient(settings.chunkingModel, settings.env) } : {};
+}
+
+/** An opened indexer: {@link indexFolder}'s options, ready to spread, with its embedder and image reader made. */
+export type OpenIndexer = Required<Pick<IndexFolderOptions, 'documentsDir' | 'indexDir' | 'embedder' | 'chunking' | 'lockWaitMs' | 'allowPrivateAddresses'>> &
+  Pick<IndexFolderOptions, 'vectorWeight' | 'llm'> & {
     captioner: ImageCaptioner | null;
   };
 
 /**
- * How the profile says to index, for every indexer a user starts: folders, embedder, image reader, chunking, vector weight,
- * the private-network rule for `.url` files, and a lock wait of INDEX_LOCK_WAIT_MS.
- * @throws ConfigError for an unknown embedding or vision key; LLM errors from the embedder's probe.
+ * Makes the embedder and image reader `settings` name, for every indexer a person starts (`cortex index`, the page's
+ * upload): they wait INDEX_LOCK_WAIT_MS for another indexer's lock.
+ * @throws ConfigError / LLM errors from the embedder's probe or the image reader.
  */
-export async function indexOptionsForProfile(config: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Promise<ProfileIndexOptions> {
+export async function openIndexer(settings: IndexerSettings): Promise<OpenIndexer> {
   return {
-    documentsDir: config.paths.documents,
-    indexDir: config.paths.faissIndex,
-    embedder: await embedderForProfile(config.profile.llm.embedding, config.models.models, env),
-    captioner: await selectCaptioner(visionModel(config.profile, config.models, config.profileFile, config.modelsFile), env),
-    chunking: config.profile.rag.chunking,
-    ...(config.profile.rag.vector_weight === undefined ? {} : { vectorWeight: config.profile.rag.vector_weight }),
+    documentsDir: settings.documentsDir,
+    indexDir: settings.indexDir,
+    embedder: await openEmbedder(settings.embedding, settings.env),
+    captioner: await openCaptioner(settings),
+    chunking: settings.chunking,
+    ...chunkingLlm(settings),
+    ...(settings.vectorWeight === undefined ? {} : { vectorWeight: settings.vectorWeight }),
     lockWaitMs: INDEX_LOCK_WAIT_MS,
-    allowPrivateAddresses: !config.profile.security.block_private_network,
+    allowPrivateAddresses: settings.allowPrivateAddresses,
   };
 }
 
 /**
- * The embedder profiles.yaml's `llm.embedding` names: `builtin` (the offline lexical embedder) or a models.yaml key
- * whose `embedding_model` is used (id `<type>:<embedding_model>`, e.g. `ollama:nomic-embed-text`). A model embedder
- * embeds one probe text to learn its dimension, so this can fail when the model is unreachable.
- * @throws ConfigError for an unknown key or a model without embedding_model; LLM errors from the probe.
+ * The profile's indexer embedder alone (tool search, eval-retrieval), without the rest of the indexer.
+ * @throws as IndexerSettings.fromProfile and {@link openEmbedder}.
  */
-export async function embedderForProfile(setting: string, models: Record<string, ModelConfig>, env: NodeJS.ProcessEnv): Promise<Embedder> {
-  if (setting === 'builtin') return createLexicalEmbedder();
-  const config = models[setting];
-  if (!config) {
-    const keys = Object.keys(models);
-    throw new ConfigError('profiles.yaml', 'llm.embedding', `builtin or a key of models.yaml${keys.length ? ` (${keys.join(', ')})` : ''}, got "${setting}"`);
-  }
-  return createModelEmbedder(config, env);
+export async function profileEmbedder(config: LoadedConfig, env: NodeJS.ProcessEnv = process.env): Promise<Embedder> {
+  return openEmbedder(IndexerSettings.fromProfile(config, env).embedding, env);
 }

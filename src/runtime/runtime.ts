@@ -151,7 +151,7 @@ export class Runtime {
     const setting = this.config.profile.llm.embedding;
     if (setting === 'builtin') return;
     void import('../rag/index-folder.js')
-      .then(({ embedderForProfile }) => embedderForProfile(setting, this.config.models.models, process.env))
+      .then(({ profileEmbedder }) => profileEmbedder(this.config, process.env))
       .then((embedder) => (this.toolEmbedder = embedder), () => undefined);
   }
 

@@ -3,10 +3,9 @@ import { link, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
-import { createExtractor } from '../rag/extract/create-extractor.js';
-import { indexerExtractorOptions } from '../rag/extract/extractor-options.js';
 import { indexFailures } from './passages.js';
-import { indexFolder, indexOptionsForProfile, type ProfileIndexOptions } from '../rag/index-folder.js';
+import { createIndexerExtractor, indexFolder, openIndexer, type OpenIndexer } from '../rag/index-folder.js';
+import { IndexerSettings } from '../rag/indexer-settings.js';
 import type { IndexSummary } from '../rag/index/index-documents.js';
 import { scanDocuments } from '../rag/index/scan-documents.js';
 import { ApiError } from './api-error.js';
@@ -28,12 +27,13 @@ function namedAsUploaded(text: string, temp: string, name: string): string {
 /** The documents endpoints of one server: uploads are read, swapped in and indexed one after another. */
 export function createDocumentsRoute({ config, maxUploadBytes }: { config: LoadedConfig; maxUploadBytes: number }) {
   const { documents: documentsDir, faissIndex: indexDir } = config.paths;
-  let settings: Promise<ProfileIndexOptions> | undefined;
+  let settings: Promise<OpenIndexer> | undefined;
   let chain: Promise<unknown> = Promise.resolve();
 
+  const open = async () => openIndexer(IndexerSettings.fromProfile(config, process.env));
   // The same settings as `cortex index`, made once and kept; a failure (a model not reachable yet) is retried on the next upload.
-  const indexSettings = (): Promise<ProfileIndexOptions> =>
-    (settings ??= indexOptionsForProfile(config).catch((err: unknown) => {
+  const indexSettings = (): Promise<OpenIndexer> =>
+    (settings ??= open().catch((err: unknown) => {
       settings = undefined;
       throw err;
     }));
@@ -51,7 +51,7 @@ export function createDocumentsRoute({ config, maxUploadBytes }: { config: Loade
 
   /** Reads `temp` (the upload of `name`) as the indexer would; the reason it cannot be read, or null. */
   const unreadable = async (temp: string, name: string): Promise<string | null> => {
-    const extractor = createExtractor(indexerExtractorOptions(await indexSettings()));
+    const extractor = createIndexerExtractor(await indexSettings());
     try {
       const read = await extractor.extract(temp);
       return read.ok ? null : namedAsUploaded(`${read.reason}: ${read.message}`, temp, name);

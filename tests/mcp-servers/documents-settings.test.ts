@@ -3,19 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { createLazyLibrary } from '../../mcp-servers/documents/lazy-library.js';
 import { readDocumentsSettings } from '../../mcp-servers/documents/settings.js';
 import type { DocumentLibrary } from '../../src/rag/document-library.js';
+import { embeddingLabel } from '../../src/rag/indexer-settings.js';
 
 describe('readDocumentsSettings', () => {
   it('defaults to the project folders, the built-in embedder and structural chunking', () => {
     expect(readDocumentsSettings({}, '/proj')).toEqual({
-      documentsDir: '/proj/documents',
-      indexDir: '/proj/faiss_index',
-      embedding: 'builtin',
-      chunking: 'structural',
-      chunkingModel: null,
-      visionModel: null,
+      indexer: {
+        documentsDir: '/proj/documents',
+        indexDir: '/proj/faiss_index',
+        embedding: { kind: 'builtin' },
+        chunking: 'structural',
+        chunkingModel: null,
+        vision: null,
+        allowPrivateAddresses: false,
+        vectorWeight: undefined,
+        env: {},
+      },
       indexAtStart: true,
-      blockPrivateNetwork: true,
-      vectorWeight: undefined,
     });
   });
 
@@ -24,9 +28,10 @@ describe('readDocumentsSettings', () => {
       { CORTEX_DOCUMENTS_DIR: 'my-docs', CORTEX_FAISS_DIR: '/var/idx', CORTEX_EMBEDDING: 'ollama:nomic-embed-text', CORTEX_CHUNKING: 'semantic', CORTEX_CHUNKING_MODEL: 'ollama:qwen2.5:7b', CORTEX_VISION_MODEL: 'gemini:gemini-2.0-flash', CORTEX_INDEX_AT_START: '0', CORTEX_BLOCK_PRIVATE_NETWORK: 'false', CORTEX_VECTOR_WEIGHT: '0.5' },
       '/proj',
     );
-    expect(settings).toMatchObject({ documentsDir: '/proj/my-docs', indexDir: '/var/idx', embedding: 'ollama:nomic-embed-text', chunking: 'semantic', indexAtStart: false, blockPrivateNetwork: false, vectorWeight: 0.5 });
-    expect(settings.chunkingModel).toMatchObject({ type: 'ollama', model: 'qwen2.5:7b' });
-    expect(settings.visionModel).toMatchObject({ type: 'gemini', model: 'gemini-2.0-flash' });
+    expect(settings).toMatchObject({ indexer: { documentsDir: '/proj/my-docs', indexDir: '/var/idx', chunking: 'semantic', allowPrivateAddresses: true, vectorWeight: 0.5 }, indexAtStart: false });
+    expect(embeddingLabel(settings.indexer.embedding)).toBe('ollama:nomic-embed-text');
+    expect(settings.indexer.chunkingModel).toMatchObject({ type: 'ollama', model: 'qwen2.5:7b' });
+    expect(settings.indexer.vision).toMatchObject({ type: 'gemini', model: 'gemini-2.0-flash' });
   });
 
   it('names the variable and the expectation when a value is wrong', () => {

@@ -6,14 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedLlm } from '../helpers/scripted-llm.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
-import {
-  EXTRACTION_LOOKAHEAD_BYTES,
-  EXTRACTION_LOOKAHEAD_FILES,
-  EXTRACTION_LOOKAHEAD_MIN_FILES,
-  indexDocuments,
-  type IndexDocumentsOptions,
-  type IndexProgress,
-} from '../../src/rag/index/index-documents.js';
+import { EXTRACTION_LOOKAHEAD_BYTES, EXTRACTION_LOOKAHEAD_FILES, EXTRACTION_LOOKAHEAD_MIN_FILES } from '../../src/rag/index/extract-ahead.js';
+import { indexDocuments, type IndexDocumentsOptions, type IndexProgress } from '../../src/rag/index/index-documents.js';
 import { readIndexStore } from '../../src/rag/index/index-store.js';
 import { bm25Search, vectorSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';

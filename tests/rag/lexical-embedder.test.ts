@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createLexicalEmbedder, DEFAULT_LEXICAL_DIMENSION } from '../../src/rag/embed/lexical-embedder.js';
-import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
+import { openEmbedder } from '../../src/rag/embed/open-embedder.js';
+import { embeddingFromEnv } from '../../src/rag/indexer-settings.js';
 import { embedTexts } from '../../src/rag/embed/embed-texts.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 
@@ -81,12 +82,12 @@ describe('createLexicalEmbedder', () => {
   });
 });
 
-describe('embedderFromSetting', () => {
+describe('embeddingFromEnv', () => {
   it('reads builtin and builtin:<dimension>, and rejects anything else with the setting named', async () => {
-    expect((await embedderFromSetting(undefined, {})).id).toBe(`builtin:lexical-v2-${DEFAULT_LEXICAL_DIMENSION}`);
-    expect((await embedderFromSetting('builtin:256', {})).dimension).toBe(256);
-    await expect(embedderFromSetting('word2vec', {})).rejects.toThrow(/CORTEX_EMBEDDING.*ollama:<model>/);
-    await expect(embedderFromSetting('ollama:', {})).rejects.toThrow(/CORTEX_EMBEDDING/);
+    expect((await openEmbedder(embeddingFromEnv(undefined), {})).id).toBe(`builtin:lexical-v2-${DEFAULT_LEXICAL_DIMENSION}`);
+    expect((await openEmbedder(embeddingFromEnv('builtin:256'), {})).dimension).toBe(256);
+    expect(() => embeddingFromEnv('word2vec')).toThrow(/CORTEX_EMBEDDING.*ollama:<model>/);
+    expect(() => embeddingFromEnv('ollama:')).toThrow(/CORTEX_EMBEDDING/);
   });
 });
 

@@ -2,9 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/config/models.js';
 import { ScriptedLlm } from '../helpers/scripted-llm.js';
-import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
+import { openEmbedder } from '../../src/rag/embed/open-embedder.js';
 import { createLlmEmbedder } from '../../src/rag/embed/llm-embedder.js';
-import { embedderForProfile } from '../../src/rag/index-folder.js';
+import { embeddingFromEnv, embeddingFromProfile } from '../../src/rag/indexer-settings.js';
 import { indexDocuments } from '../../src/rag/index/index-documents.js';
 import { hybridSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
@@ -30,7 +30,7 @@ afterEach(async () => {
 
 describe('model embedders', () => {
   it('embeds through Ollama /api/embed, learning the dimension from a probe', async () => {
-    const embedder = await embedderFromSetting('ollama:nomic-embed-text', { OLLAMA_HOST: ollama.url });
+    const embedder = await openEmbedder(embeddingFromEnv('ollama:nomic-embed-text'), { OLLAMA_HOST: ollama.url });
     expect(embedder).toMatchObject({ id: 'ollama:nomic-embed-text', dimension: 3 });
     expect(await embedder.embed(['aaa', 'eee'])).toEqual([toyVector('aaa'), toyVector('eee')]);
     expect(ollama.requests.filter((r) => r.path === '/api/embed').map((r) => r.body.model)).toEqual(['nomic-embed-text', 'nomic-embed-text']);
@@ -41,7 +41,7 @@ describe('model embedders', () => {
     try {
       await folders.write('a.md', 'banana cabana');
       await folders.write('o.md', 'Oslo motor pool');
-      const embedder = await embedderFromSetting('ollama:nomic-embed-text', { OLLAMA_HOST: ollama.url });
+      const embedder = await openEmbedder(embeddingFromEnv('ollama:nomic-embed-text'), { OLLAMA_HOST: ollama.url });
       await indexDocuments({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor: new FakeExtractor(folders.documentsDir) });
       const index = (await loadSearchIndex(folders.indexDir))!;
       expect(index.model).toBe('ollama:nomic-embed-text');
@@ -61,20 +61,20 @@ describe('model embedders', () => {
   });
 });
 
-describe('embedderForProfile', () => {
+describe('embeddingFromProfile', () => {
   const models: Record<string, ModelConfig> = {
     local: { type: 'ollama', model: 'qwen2.5-coder:7b', embedding_model: 'nomic-embed-text', base_url: 'http://127.0.0.1:1', timeout_ms: 5_000, max_retries: 0 },
     plain: { type: 'ollama', model: 'llama3', timeout_ms: 5_000, max_retries: 0 },
   };
 
   it('gives the built-in embedder for builtin and a model embedder for a models.yaml key', async () => {
-    expect((await embedderForProfile('builtin', models, {})).id).toMatch(/^builtin:lexical-/);
-    const embedder = await embedderForProfile('local', { local: { ...models.local!, base_url: ollama.url } }, {});
+    expect((await openEmbedder(embeddingFromProfile('builtin', models), {})).id).toMatch(/^builtin:lexical-/);
+    const embedder = await openEmbedder(embeddingFromProfile('local', { local: { ...models.local!, base_url: ollama.url } }), {});
     expect(embedder.id).toBe('ollama:nomic-embed-text');
   });
 
   it('names the key and the choices when the setting is unusable', async () => {
-    await expect(embedderForProfile('remote', models, {})).rejects.toThrow(/llm\.embedding: builtin or a key of models\.yaml \(local, plain\), got "remote"/);
-    await expect(embedderForProfile('plain', models, {})).rejects.toThrow(/needs an embedding_model/);
+    expect(() => embeddingFromProfile('remote', models)).toThrow(/llm\.embedding: builtin or a key of models\.yaml \(local, plain\), got "remote"/);
+    await expect(openEmbedder(embeddingFromProfile('plain', models), {})).rejects.toThrow(/needs an embedding_model/);
   });
 });

@@ -1,7 +1,8 @@
 // Tool search with an embedding model: fused with the word ranking, tool vectors kept per catalogue, words alone when the model fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedLlm } from '../helpers/scripted-llm.js';
-import { embedderFromSetting } from '../../src/rag/embed/embedder-from-setting.js';
+import { openEmbedder } from '../../src/rag/embed/open-embedder.js';
+import { embeddingFromEnv } from '../../src/rag/indexer-settings.js';
 import type { Embedder } from '../../src/rag/embed/embedder.js';
 import { createLexicalEmbedder } from '../../src/rag/embed/lexical-embedder.js';
 import { createLlmEmbedder } from '../../src/rag/embed/llm-embedder.js';
@@ -38,7 +39,7 @@ beforeAll(async () => {
     replies: (request: RecordedRequest) =>
       request.path === '/api/embed' ? { body: { model: request.body.model, embeddings: (request.body.input as string[]).map(toyVector) } } : undefined,
   });
-  model = await embedderFromSetting('ollama:nomic-embed-text', { OLLAMA_HOST: ollama.url });
+  model = await openEmbedder(embeddingFromEnv('ollama:nomic-embed-text'), { OLLAMA_HOST: ollama.url });
 });
 afterAll(async () => {
   await ollama.close();
