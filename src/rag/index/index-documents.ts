@@ -10,20 +10,14 @@ import { storesVectors } from '../search/retrievers.js';
 import { indexChangedFiles } from './index-file.js';
 import { acquireIndexLock } from './index-lock.js';
 import type { DocEntry } from './index-files.js';
-import type { IndexRun, RunTally } from './index-run.js';
+import type { IndexProgress, IndexRun, IndexSummary, RunTally } from './index-run.js';
 import { readIndexStore, type IndexStore, type ReadIndexResult } from './index-store.js';
 import { removeStaleTempFiles } from './remove-stale-temp-files.js';
 import { planChanges, type ChangePlan } from './plan-changes.js';
 import { scanDocuments, type ScanResult } from './scan-documents.js';
 import { writeGeneration, type WrittenGeneration } from './write-generation.js';
 
-/** Progress of one run, for a progress bar: `file` events count `done` of `total` files being (re)indexed. */
-export type IndexProgress =
-  | { phase: 'scanned'; files: number }
-  | { phase: 'planned'; toIndex: number; toRemove: number; unchanged: number }
-  | { phase: 'file'; file: string; done: number; total: number; outcome: 'added' | 'updated' | 'failed'; chunks: number; reason?: string }
-  | { phase: 'saving'; chunks: number }
-  | { phase: 'message'; message: string };
+export type { IndexProgress, IndexSummary };
 
 export interface IndexDocumentsOptions {
   documentsDir: string;
@@ -47,27 +41,6 @@ export interface IndexDocumentsOptions {
    * embedder and weight 0 no vectors are computed or stored: searches that want them compute them.
    */
   vectorWeight?: number;
-}
-
-/** What a run did. Counts are files; `chunks` is the total in the index afterwards. */
-export interface IndexSummary {
-  added: number;
-  updated: number;
-  removed: number;
-  /** Files indexed before and unchanged since (ones that failed before and have not changed are in `failed`). */
-  skipped: number;
-  /** Files that could not be indexed: this run's failures, and earlier ones whose file has not changed (`earlier`). */
-  failed: Array<{ file: string; reason: string; earlier?: boolean }>;
-  chunks: number;
-  ms: number;
-  /** True when the index was rebuilt from scratch (asked for, model or chunker switch, unusable index). */
-  rebuilt: boolean;
-  /** Why it was rebuilt, and other warnings, one sentence each (also sent as 'message' progress events). */
-  messages: string[];
-  /** Generation of the index on disk after the run (0 when none was written). */
-  generation: number;
-  /** True when the searchable content changed (new generation written). */
-  changed: boolean;
 }
 
 /**
