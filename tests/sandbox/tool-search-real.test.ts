@@ -5,8 +5,8 @@ import { devQuestions, heldOutQuestions, realTools, recall } from './tool-search
 
 /** Results a person (or the model) looks at. */
 const TOP = 5;
-/** Dev questions answered in the top 5 (166 of 185: the older sets and the 75 of questions.json): a change may not lose any. */
-const DEV_HITS = 166;
+/** Dev questions answered in the top 5 (168 of 185: the older sets and the 75 of questions.json): a change may not lose any. */
+const DEV_HITS = 168;
 /** Unseen questions answered in the top 5, measured once at the end of the round (64 of 81): kept, never tuned on. */
 const HELD_OUT_HITS = 64;
 
@@ -32,6 +32,12 @@ describe('searchTools over real catalogues', () => {
   it('reads a hyphenated word as the one word a tool uses ("to-dos" finds list_todos)', () => {
     const names = searchTools(realTools, 'which of my GitLab to-dos are still pending', TOP).map((m) => m.name);
     expect(names).toContain('list_todos');
+  });
+
+  it('gives half a two-word name less weight when the question lacks the other half ("works" is not a work item)', () => {
+    const servers = searchTools(realTools, 'remember that Alice works at Acme', TOP).map((m) => m.server);
+    expect(servers).toContain('memory');
+    expect(searchTools(realTools, 'list the work items of my GitLab project', 1)[0]).toMatchObject({ server: 'gitlab', name: 'list_work_items' });
   });
 
   it('takes a file name in the question to mean a file, not a site ("notes.md" is a file, "example.com" a site)', () => {
