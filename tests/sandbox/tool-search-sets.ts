@@ -30,12 +30,13 @@ export const realTools = named([
 ]);
 
 const older = readJson<{ questions: Question[]; held_out_1: Question[]; held_out_2: Question[] }>('tool-catalogues', 'questions.json');
-const newer = readJson<{ dev: Question[]; held_out: Question[] }>('tool-search', 'questions.json');
+const newer = readJson<{ dev: Question[] }>('tool-search', 'questions.json');
+const unseen = readJson<{ held_out: Question[] }>('tool-search', 'unseen-questions.json');
 
-/** Questions the ranker was tuned on: the three older sets and half the new one. */
+/** Questions the ranker was tuned on or measured with before: the three older sets and the 75 of questions.json. */
 export const devQuestions: Question[] = [...older.questions, ...older.held_out_1, ...older.held_out_2, ...newer.dev];
-/** Questions never looked at while tuning. */
-export const heldOutQuestions: Question[] = newer.held_out;
+/** Questions never looked at while tuning (unseen-questions.json): measured once, at the end of a round. */
+export const heldOutQuestions: Question[] = unseen.held_out;
 
 /** How many questions have one of their tools among the first `top` found by `search`, and the misses. */
 export function recall(tools: readonly ToolInfo[], set: readonly Question[], top: number, search: (query: string, limit: number) => Array<{ name: string }>): { hits: number; misses: string[] } {
