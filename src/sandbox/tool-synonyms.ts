@@ -84,17 +84,24 @@ todo task
 /** Weight of a match through a synonym, against 1 for the word itself. */
 export const SYNONYM_WEIGHT = 0.7;
 
-const groupsOf = new Map<string, Set<string>>();
-for (const line of GROUPS.split('\n')) {
-  const members = line.split(/\s+/).filter(Boolean).map(stem);
-  for (const member of members) {
-    const known = groupsOf.get(member) ?? new Set<string>();
-    for (const other of members) if (other !== member) known.add(other);
-    groupsOf.set(member, known);
+/** Stemmed word → its group's other stemmed words; built on the first search, not when the module loads. */
+let groupsOf: Map<string, Set<string>> | undefined;
+
+function groups(): Map<string, Set<string>> {
+  if (groupsOf) return groupsOf;
+  groupsOf = new Map();
+  for (const line of GROUPS.split('\n')) {
+    const members = line.split(/\s+/).filter(Boolean).map(stem);
+    for (const member of members) {
+      const known = groupsOf.get(member) ?? new Set<string>();
+      for (const other of members) if (other !== member) known.add(other);
+      groupsOf.set(member, known);
+    }
   }
+  return groupsOf;
 }
 
 /** The stemmed words that mean the same as stemmed word `term` (not itself); empty when it has none. */
 export function synonymsOf(term: string): ReadonlySet<string> {
-  return groupsOf.get(term) ?? new Set();
+  return groups().get(term) ?? new Set();
 }
