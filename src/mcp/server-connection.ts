@@ -97,7 +97,7 @@ export class ServerConnection {
       // A list the server said stays fresh (2026-07-28 `ttlMs`) is not asked for again until then, unless it was upgraded.
       const modern = MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion);
       if (!(modern && this.toolsListedBy === this.serverVersion && (this.toolsFreshUntil ?? 0) > this.now())) {
-        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now, tasks: !modern });
+        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now });
         this.tools = listed.tools;
         this.toolsFreshUntil = listed.freshUntil;
         this.toolsListedBy = this.serverVersion;
