@@ -107,6 +107,9 @@ export class ServerConnection {
       await this.close();
       // "Sign in" says all there is to say; "could not start" before it would only blur it. So does "speaks only …".
       if (err instanceof McpError && (isAuthFailure(err) || err instanceof UnsupportedProtocolError)) throw err;
+      // A 401/403 after the handshake (tools/list), from either SDK, says to sign in as one at the handshake does.
+      const auth = authMessage(this.spec, err);
+      if (auth) throw auth;
       const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
