@@ -79,10 +79,10 @@ export async function connectModern(target: ModernTarget, version: string, handl
     if (method === 'roots/list') return Promise.resolve({ roots: handlers.roots() });
     return undefined;
   };
-  return modernSession(client, answer);
+  return modernSession(client, answer, sdk.isCallToolResult);
 }
 
-function modernSession(client: ModernClient, answer: AnswerInput): McpSession {
+function modernSession(client: ModernClient, answer: AnswerInput, isCallToolResult: (value: unknown) => boolean): McpSession {
   return {
     protocolVersion: client.getNegotiatedProtocolVersion() ?? '',
     getServerVersion: () => client.getServerVersion(),
@@ -102,7 +102,9 @@ function modernSession(client: ModernClient, answer: AnswerInput): McpSession {
       } catch (err) {
         const task = taskIn(err);
         if (!task) throw err;
-        return followTask(client as unknown as TaskRequester, task, options, answer);
+        const result = await followTask(client as unknown as TaskRequester, task, options, answer);
+        if (!isCallToolResult(result)) throw new Error(`the task ${task.taskId} completed with something other than a tool result`);
+        return result;
       }
     },
     readResource: (params, options) => client.readResource(params, options),

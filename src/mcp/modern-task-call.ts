@@ -45,6 +45,17 @@ export class TaskEndedError extends Error {
   }
 }
 
+/** A task that asked for input Cortex-R cannot give (it answers elicitation and roots, not sampling). */
+export class TaskInputError extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly method: string,
+  ) {
+    super(`the task asked for ${method}, which Cortex-R does not answer, so it was cancelled`);
+    this.name = 'TaskInputError';
+  }
+}
+
 /** A raw JSON-RPC response as the SDK client receives it. */
 type RawResponse = { jsonrpc: '2.0'; id?: string | number; result?: Record<string, unknown>; error?: unknown };
 
@@ -55,7 +66,9 @@ type RawResponse = { jsonrpc: '2.0'; id?: string | number; result?: Record<strin
  */
 export function taskResponseAsError(response: RawResponse): RawResponse | undefined {
   if (response.result?.['resultType'] !== 'task') return undefined;
-  return { jsonrpc: '2.0', id: response.id, error: { code: -32000, message: 'the server answered with a task', data: { [TASK_HANDLE_KEY]: response.result } } };
+  const task = TaskSchema.safeParse(response.result);
+  const message = task.success ? 'the server answered with a task' : 'the server answered with a task without its taskId and status';
+  return { jsonrpc: '2.0', id: response.id, error: { code: -32000, message, data: { [TASK_HANDLE_KEY]: response.result } } };
 }
 
 /** The task a call was answered with (see taskResponseAsError), or undefined. */
@@ -78,8 +91,8 @@ export type AnswerInput = (method: string, params: unknown, signal: AbortSignal)
  * Follows `created` to its end by polling `tasks/get` at the server's `pollIntervalMs` (bounded): each status reaches
  * `onprogress` (its `statusMessage` as the message), the input it asks for is answered through `answer` and sent with
  * `tasks/update`, and a call abandoned (`signal` aborted) sends `tasks/cancel` and waits for its acknowledgement
- * (bounded) before it rejects. Returns the tool's result; throws TaskEndedError when
- * the task fails or is cancelled, and what the SDK throws.
+ * (bounded) before it rejects, as does one given up on (input we cannot give, a poll that failed). Returns the
+ * task's result; throws TaskEndedError when the task fails or is cancelled, TaskInputError, and what the SDK throws.
  */
 export async function followTask(requester: TaskRequester, created: Task, options: SessionRequestOptions, answer: AnswerInput): Promise<Record<string, unknown>> {
   const { taskId } = created;
@@ -100,8 +113,9 @@ export async function followTask(requester: TaskRequester, created: Task, option
     }
     throw new Error(`task ${taskId} was polled ${MAX_TASK_POLLS} times without ending`);
   } catch (err) {
-    // Abandoned (the person's Stop, the plan's deadline, our clock): the server is told before the caller hears of it.
-    if (signal?.aborted) await requester.request({ method: 'tasks/cancel', params: { taskId } }, AckSchema, { timeout: TASK_CANCEL_TIMEOUT_MS }).catch(() => undefined);
+    // Abandoned (the person's Stop, the plan's deadline, our clock) or given up on: the task is cancelled on the
+    // server before the caller hears of it, so no work goes on that nobody will read.
+    if (!(err instanceof TaskEndedError)) await requester.request({ method: 'tasks/cancel', params: { taskId } }, AckSchema, { timeout: TASK_CANCEL_TIMEOUT_MS }).catch(() => undefined);
     throw err;
   }
 }
@@ -126,7 +140,8 @@ async function supplyInput(requester: TaskRequester, task: Task, answered: Set<s
   for (const [key, request] of Object.entries(task.inputRequests ?? {})) {
     if (answered.has(key)) continue;
     const reply = answer(request.method, request.params, options.signal ?? new AbortController().signal);
-    if (!reply) continue;
+    // It would wait forever for an answer we cannot give (e.g. sampling): better to say so now.
+    if (!reply) throw new TaskInputError(task.taskId, request.method);
     responses[key] = await reply;
     answered.add(key);
   }

@@ -49,7 +49,7 @@ describe('tasks on 2026-07-28', () => {
 
   it.each(['tasks-stdio', 'tasks-http'])('offers every tool of %s, which declares the extension, on 2026-07-28', (id) => {
     expect(multi.statuses().find((s) => s.id === id)).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
-    expect(multi.listTools([id]).map((t) => t.remoteName)).toEqual(['add', 'double', 'forever', 'greet_later', 'doomed', 'task_log']);
+    expect(multi.listTools([id]).map((t) => t.remoteName)).toEqual(['add', 'double', 'forever', 'greet_later', 'doomed', 'confirm_then_run', 'wants_sampling', 'task_log']);
   });
 
   it.each(['tasks-stdio', 'tasks-http'])('follows a task of %s to its result, its status reaching the display as progress', async (id) => {
@@ -77,6 +77,18 @@ describe('tasks on 2026-07-28', () => {
 
   it.each(['tasks-stdio', 'tasks-http'])('reports the error of a task of %s that failed', async (id) => {
     await expect(multi.callTool(id, 'doomed', {})).rejects.toThrow(/task failed: the backend gave up/);
+  });
+
+  it.each(['tasks-stdio', 'tasks-http'])('asks the question %s puts before it makes the task, then follows the task', async (id) => {
+    const before = asked.length;
+    const result = await multi.callTool(id, 'confirm_then_run', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'ran for Ada' }]);
+    expect(asked.slice(before)).toEqual([`${id}: Who confirms the run?`]);
+  });
+
+  it.each(['tasks-stdio', 'tasks-http'])('says so and cancels the task when a task of %s asks for what Cortex-R cannot give (sampling)', async (id) => {
+    await expect(multi.callTool(id, 'wants_sampling', {})).rejects.toThrow(/asked for sampling\/createMessage, which Cortex-R does not answer/);
+    expect(await taskLog(id)).toContain('wants_sampling:cancelled');
   });
 
   it('names the task in Mcp-Name on every tasks request over HTTP, for the routers in between', async () => {
