@@ -3,7 +3,7 @@ import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpSession, SessionTool } from './mcp-session.js';
-import { TASKS_EXTENSION_ID, followTask, taskIn, taskResponseAsError, type AnswerInput, type TaskRequester } from './modern-task-call.js';
+import { TASKS_EXTENSION_ID, TaskError, followTask, taskIn, taskResponseAsError, type AnswerInput, type TaskRequester } from './modern-task-call.js';
 import { VERSION } from '../version.js';
 
 /** The 2026 protocol versions the SDK v2 client speaks, newest first. */
@@ -103,7 +103,7 @@ function modernSession(client: ModernClient, answer: AnswerInput, isCallToolResu
         const task = taskIn(err);
         if (!task) throw err;
         const result = await followTask(client as unknown as TaskRequester, task, options, answer);
-        if (!isCallToolResult(result)) throw new Error(`the task ${task.taskId} completed with something other than a tool result`);
+        if (!isCallToolResult(result)) throw new TaskError('not-a-tool-result', task.taskId);
         return result;
       }
     },

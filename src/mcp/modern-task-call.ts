@@ -32,27 +32,43 @@ export type Task = z.infer<typeof TaskSchema>;
 /** `tasks/update` and `tasks/cancel` answer an empty acknowledgement. */
 const AckSchema = z.looseObject({});
 
-/** A task that ended without a result: failed (its JSON-RPC error) or cancelled. */
-export class TaskEndedError extends Error {
+/** Why following a task failed. */
+export type TaskErrorCode = 'failed' | 'cancelled' | 'no-result' | 'not-a-tool-result' | 'unanswerable-input' | 'endless';
+
+/** Following a task failed: it failed or was cancelled on the server, or we gave up on it (`detail` says on what). */
+export class TaskError extends Error {
   constructor(
+    readonly code: TaskErrorCode,
     readonly taskId: string,
-    readonly status: string,
-    readonly code: number | undefined,
-    message: string,
+    /** The server's reason (failed, cancelled), or the input method we cannot answer. */
+    readonly detail = '',
+    /** The JSON-RPC error code of a failed task. */
+    readonly rpcCode?: number,
   ) {
-    super(message);
-    this.name = 'TaskEndedError';
+    super(taskErrorMessage(code, detail));
+    this.name = 'TaskError';
+  }
+
+  /** True when the task is over on the server: nothing to cancel. */
+  get ended(): boolean {
+    return this.code === 'failed' || this.code === 'cancelled' || this.code === 'no-result' || this.code === 'not-a-tool-result';
   }
 }
 
-/** A task that asked for input Cortex-R cannot give (it answers elicitation and roots, not sampling). */
-export class TaskInputError extends Error {
-  constructor(
-    readonly taskId: string,
-    readonly method: string,
-  ) {
-    super(`the task asked for ${method}, which Cortex-R does not answer, so it was cancelled`);
-    this.name = 'TaskInputError';
+function taskErrorMessage(code: TaskErrorCode, detail: string): string {
+  switch (code) {
+    case 'failed':
+      return `task failed: ${detail || 'no reason given'}`;
+    case 'cancelled':
+      return `task was cancelled${detail ? `: ${detail}` : ''}`;
+    case 'no-result':
+      return 'the task completed without a result';
+    case 'not-a-tool-result':
+      return 'the task completed with something other than a tool result';
+    case 'unanswerable-input':
+      return `the task asked for ${detail}, which Cortex-R does not answer, so it was cancelled`;
+    case 'endless':
+      return `the task was polled ${MAX_TASK_POLLS} times without ending, so it was cancelled`;
   }
 }
 
@@ -92,9 +108,16 @@ export type AnswerInput = (method: string, params: unknown, signal: AbortSignal)
  * `onprogress` (its `statusMessage` as the message), the input it asks for is answered through `answer` and sent with
  * `tasks/update`, and a call abandoned (`signal` aborted) sends `tasks/cancel` and waits for its acknowledgement
  * (bounded) before it rejects, as does one given up on (input we cannot give, a poll that failed). Returns the
- * task's result; throws TaskEndedError when the task fails or is cancelled, TaskInputError, and what the SDK throws.
+ * task's result; throws TaskError when the task fails, is cancelled or is given up on, and what the SDK throws.
  */
-export async function followTask(requester: TaskRequester, created: Task, options: SessionRequestOptions, answer: AnswerInput): Promise<Record<string, unknown>> {
+export async function followTask(
+  requester: TaskRequester,
+  created: Task,
+  options: SessionRequestOptions,
+  answer: AnswerInput,
+  /** Waits between two polls (tests hand in one that records the waits instead). */
+  wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => delay(ms, undefined, signal ? { signal } : {}),
+): Promise<Record<string, unknown>> {
   const { taskId } = created;
   const signal = options.signal;
   const answered = new Set<string>();
@@ -108,14 +131,14 @@ export async function followTask(requester: TaskRequester, created: Task, option
         options.onprogress?.({ progress: polls, ...(note ? { message: note } : {}) });
       }
       if (task.status === 'input_required') await supplyInput(requester, task, answered, answer, options);
-      await delay(pollInterval(task), undefined, signal ? { signal } : {});
+      await wait(pollInterval(task), signal);
       task = await requester.request({ method: 'tasks/get', params: { taskId } }, TaskSchema, requestOptions(options));
     }
-    throw new Error(`task ${taskId} was polled ${MAX_TASK_POLLS} times without ending`);
+    throw new TaskError('endless', taskId);
   } catch (err) {
     // Abandoned (the person's Stop, the plan's deadline, our clock) or given up on: the task is cancelled on the
     // server before the caller hears of it, so no work goes on that nobody will read.
-    if (!(err instanceof TaskEndedError)) await requester.request({ method: 'tasks/cancel', params: { taskId } }, AckSchema, { timeout: TASK_CANCEL_TIMEOUT_MS }).catch(() => undefined);
+    if (!(err instanceof TaskError && err.ended)) await requester.request({ method: 'tasks/cancel', params: { taskId } }, AckSchema, { timeout: TASK_CANCEL_TIMEOUT_MS }).catch(() => undefined);
     throw err;
   }
 }
@@ -123,14 +146,11 @@ export async function followTask(requester: TaskRequester, created: Task, option
 /** The tool's result when the task completed; throws when it failed or was cancelled; undefined while it runs. */
 function outcome(task: Task): Record<string, unknown> | undefined {
   if (task.status === 'completed') {
-    if (!task.result) throw new TaskEndedError(task.taskId, task.status, undefined, `task ${task.taskId} completed without a result`);
+    if (!task.result) throw new TaskError('no-result', task.taskId);
     return task.result;
   }
-  if (task.status === 'failed') {
-    const why = task.error?.message ?? task.statusMessage ?? 'no reason given';
-    throw new TaskEndedError(task.taskId, task.status, task.error?.code, `task failed: ${why}`);
-  }
-  if (task.status === 'cancelled') throw new TaskEndedError(task.taskId, task.status, undefined, `task was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
+  if (task.status === 'failed') throw new TaskError('failed', task.taskId, task.error?.message ?? task.statusMessage ?? '', task.error?.code);
+  if (task.status === 'cancelled') throw new TaskError('cancelled', task.taskId, task.statusMessage ?? '');
   return undefined;
 }
 
@@ -141,7 +161,7 @@ async function supplyInput(requester: TaskRequester, task: Task, answered: Set<s
     if (answered.has(key)) continue;
     const reply = answer(request.method, request.params, options.signal ?? new AbortController().signal);
     // It would wait forever for an answer we cannot give (e.g. sampling): better to say so now.
-    if (!reply) throw new TaskInputError(task.taskId, request.method);
+    if (!reply) throw new TaskError('unanswerable-input', task.taskId, request.method);
     responses[key] = await reply;
     answered.add(key);
   }
