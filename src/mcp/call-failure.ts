@@ -55,14 +55,20 @@ export function isAuthFailure(err: unknown): boolean {
   // The SDK v2 client (protocol 2026-07-28) has its own UnauthorizedError class.
   if (err instanceof Error && err.constructor.name === 'UnauthorizedError') return true;
   const code = (err as { code?: unknown })?.code;
+  if (isModernHttpError(err)) return err.status === 401 || err.status === 403;
   return (err instanceof StreamableHTTPError && (code === 401 || code === 403)) || (/^SSE error/.test(errorMessage(err)) && (code === 401 || code === 403));
+}
+
+/** The SDK v2 client's HTTP failure (`SdkHttpError`, named so: its class is in a bundle loaded only for 2026-07-28), with its status. */
+function isModernHttpError(err: unknown): err is Error & { status: number } {
+  return err instanceof Error && err.name === 'SdkHttpError' && typeof (err as { status?: unknown }).status === 'number';
 }
 
 /** The one line a person reads for an auth failure: sign in, or give a token; undefined when `err` is not one. */
 export function authMessage(spec: ServerSpec, err: unknown): McpError | undefined {
   if (!isAuthFailure(err)) return undefined;
   if (err instanceof McpError) return err;
-  const code = (err as { code?: unknown }).code;
+  const code = isModernHttpError(err) ? err.status : (err as { code?: unknown }).code;
   const hasToken = hasAuthorizationHeader(spec);
   const why = code === 403 ? '403 Forbidden' : '401 Unauthorized';
   const how = hasToken

@@ -1,6 +1,7 @@
 // Lists a server's tools page by page, and says how long the list may be kept (2026-07-28 cache hints).
 import type { ToolAnnotations, ToolInfo } from './types.js';
 import { isTaskOnly, type McpSession } from './mcp-session.js';
+import { TASKS_EXTENSION_ID } from './modern-task-call.js';
 
 /** Pages of tools/list followed before we stop (a server paging forever would hang start-up). */
 const MAX_TOOL_PAGES = 50;
@@ -16,14 +17,15 @@ export interface ListedTools {
 }
 
 /**
- * Lists every page (bounded) of `serverId`'s tools through `session`. Task-only tools are kept on the 2025 versions
- * (called as tasks) when the server takes tools/call as a task, and left out otherwise and on 2026-07-28, whose tasks extension we do not speak. Throws what the SDK throws.
+ * Lists every page (bounded) of `serverId`'s tools through `session`. Task-only tools are kept (called as tasks) when
+ * the server takes tools/call as a task, and left out otherwise. Throws what the SDK throws.
  */
-export async function listTools(serverId: string, session: McpSession, options: { signal: AbortSignal; timeout: number; now: () => number; tasks: boolean }): Promise<ListedTools> {
+export async function listTools(serverId: string, session: McpSession, options: { signal: AbortSignal; timeout: number; now: () => number }): Promise<ListedTools> {
   const capabilities = session.getServerCapabilities();
   if (!capabilities?.tools) return { tools: [] };
-  // A task-only tool can be called only if the server takes tools/call as a task (its `tasks` capability says so).
-  const tasks = options.tasks && capabilities.tasks?.requests?.tools?.call !== undefined;
+  // A task-only tool can be called only if the server takes tools/call as a task: its 2025 `tasks` capability, or the
+  // 2026-07-28 tasks extension (where the server decides per call, and 2026 tools carry no `taskSupport`).
+  const tasks = capabilities.tasks?.requests?.tools?.call !== undefined || capabilities.extensions?.[TASKS_EXTENSION_ID] !== undefined;
   const tools: ToolInfo[] = [];
   let cursor: string | undefined;
   let ttlMs: number | undefined;

@@ -22,7 +22,7 @@ export interface McpSession {
   readonly protocolVersion: string;
   getServerVersion(): { name?: string; version?: string } | undefined;
   getInstructions(): string | undefined;
-  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown; tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined;
+  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown; tasks?: { requests?: { tools?: { call?: unknown } } }; extensions?: Record<string, unknown> } | undefined;
   /** `ttlMs`: how long the server says the list stays fresh (2026-07-28), when it says. */
   listTools(params: { cursor: string } | undefined, options: SessionRequestOptions): Promise<{ tools: SessionTool[]; nextCursor?: string; ttlMs?: number }>;
   /**

@@ -3,6 +3,7 @@ import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { McpSession, SessionTool } from './mcp-session.js';
+import { TASKS_EXTENSION_ID, TaskError, followTask, taskIn, taskResponseAsError, type AnswerInput, type TaskRequester } from './modern-task-call.js';
 import { VERSION } from '../version.js';
 
 /** The 2026 protocol versions the SDK v2 client speaks, newest first. */
@@ -40,9 +41,18 @@ let loading: Promise<[typeof import('@modelcontextprotocol/client'), typeof impo
 export async function connectModern(target: ModernTarget, version: string, handlers: ModernHandlers, options: { timeout: number; signal: AbortSignal }): Promise<McpSession> {
   loading ??= Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
   const [sdk, stdio] = await loading;
-  const client = new sdk.Client(
+  // A tools/call answered with a task (the tasks extension) reaches callTool as an error holding the task.
+  const TaskAwareClient = class extends sdk.Client {
+    protected override _onresponse(response: Parameters<ModernClient['_onresponse']>[0]): void {
+      super._onresponse((taskResponseAsError(response as never) ?? response) as typeof response);
+    }
+  };
+  const client = new TaskAwareClient(
     { name: 'cortex-r', version: VERSION },
-    { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } }, versionNegotiation: { mode: { pin: version } } },
+    {
+      capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} }, extensions: { [TASKS_EXTENSION_ID]: {} } },
+      versionNegotiation: { mode: { pin: version } },
+    },
   );
   client.setRequestHandler('roots/list', () => ({ roots: handlers.roots() }));
   client.setRequestHandler('elicitation/create', (request, ctx) => handlers.elicit(request.params, ctx.mcpReq.signal) as never);
@@ -63,10 +73,16 @@ export async function connectModern(target: ModernTarget, version: string, handl
       : undefined)!;
   handlers.onClient(client, () => stdioTransport?.pid ?? null);
   await client.connect(transport, options);
-  return modernSession(client);
+  // What a task asks of us while it runs, answered as the same requests outside a task would be.
+  const answer: AnswerInput = (method, params, signal) => {
+    if (method === 'elicitation/create') return handlers.elicit(params, signal);
+    if (method === 'roots/list') return Promise.resolve({ roots: handlers.roots() });
+    return undefined;
+  };
+  return modernSession(client, answer, sdk.isCallToolResult);
 }
 
-function modernSession(client: ModernClient): McpSession {
+function modernSession(client: ModernClient, answer: AnswerInput, isCallToolResult: (value: unknown) => boolean): McpSession {
   return {
     protocolVersion: client.getNegotiatedProtocolVersion() ?? '',
     getServerVersion: () => client.getServerVersion(),
@@ -79,7 +95,18 @@ function modernSession(client: ModernClient): McpSession {
       return { tools: res.tools as SessionTool[], ...(res.nextCursor ? { nextCursor: res.nextCursor } : {}), ...(typeof ttlMs === 'number' ? { ttlMs } : {}) };
     },
     // The definition as listed, so the SDK mirrors `x-mcp-header` parameters into `Mcp-Param-*` headers (SEP-2243).
-    callTool: (params, options, definition) => client.callTool(params, { ...options, ...(definition ? { toolDefinition: definition as never } : {}) }),
+    // A call the server turns into a task (tasks extension) is followed to its result, which is returned as any other.
+    callTool: async (params, options, definition) => {
+      try {
+        return await client.callTool(params, { ...options, ...(definition ? { toolDefinition: definition as never } : {}) });
+      } catch (err) {
+        const task = taskIn(err);
+        if (!task) throw err;
+        const result = await followTask(client as unknown as TaskRequester, task, options, answer);
+        if (!isCallToolResult(result)) throw new TaskError('not-a-tool-result', task.taskId);
+        return result;
+      }
+    },
     readResource: (params, options) => client.readResource(params, options),
     listPrompts: (options) => client.listPrompts(undefined, options),
     getPrompt: (params, options) => client.getPrompt(params, options) as ReturnType<McpSession['getPrompt']>,

@@ -97,7 +97,7 @@ export class ServerConnection {
       // A list the server said stays fresh (2026-07-28 `ttlMs`) is not asked for again until then, unless it was upgraded.
       const modern = MODERN_PROTOCOL_VERSIONS.includes(session.protocolVersion);
       if (!(modern && this.toolsListedBy === this.serverVersion && (this.toolsFreshUntil ?? 0) > this.now())) {
-        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now, tasks: !modern });
+        const listed = await listTools(this.spec.id, session, { signal: deadline.signal, timeout: limitMs, now: this.now });
         this.tools = listed.tools;
         this.toolsFreshUntil = listed.freshUntil;
         this.toolsListedBy = this.serverVersion;
@@ -107,6 +107,9 @@ export class ServerConnection {
       await this.close();
       // "Sign in" says all there is to say; "could not start" before it would only blur it. So does "speaks only …".
       if (err instanceof McpError && (isAuthFailure(err) || err instanceof UnsupportedProtocolError)) throw err;
+      // A 401/403 after the handshake (tools/list), from either SDK, says to sign in as one at the handshake does.
+      const auth = authMessage(this.spec, err);
+      if (auth) throw auth;
       const reason = startFailure({ error: err, transportErrors, timedOut: deadline.signal.aborted, limitMs, stderr: this.stderrTail });
       const Type = deadline.signal.aborted ? StartTimeoutError : McpError;
       throw new Type(this.spec.id, `could not start: ${reason}`, { cause: err });
