@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { DisabledServer, ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
-import { isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
+import { isAuthFailure, isConnectionClosed, isSessionLost, neverReachedServer } from './call-failure.js';
 import type { Elicit } from './elicitation.js';
 import { Healer, reconnectText, type HealTimer, type ServerStateEvent } from './healing.js';
 import { OAuthStore } from './oauth/store.js';
@@ -128,8 +128,9 @@ export class MultiMcp implements ToolCaller {
   private async firstStart(c: ServerConnection): Promise<void> {
     try {
       await c.start().catch((err: unknown) => {
-        // One retry for a server that crashed on start; not after its deadline, nor once we are shutting down.
-        if (err instanceof StartTimeoutError || err instanceof UnsupportedProtocolError || this.closed) throw err;
+        // One retry for a server that crashed on start; not after its deadline, not when it wants a sign-in or speaks
+        // no version we know (a second try would be refused alike), nor once we are shutting down.
+        if (err instanceof StartTimeoutError || err instanceof UnsupportedProtocolError || isAuthFailure(err) || this.closed) throw err;
         return c.start();
       });
       if (this.closed) return c.shutdown();

@@ -16,11 +16,14 @@ const REPLACE_TOKEN = 'MCP server "gated": answered 401 Unauthorized: the token 
 
 let http: Server | undefined;
 let multi: MultiMcp | undefined;
+/** The JSON-RPC requests the server was sent. */
+let requests: string[] = [];
 afterEach(async () => {
   await multi?.close();
   http?.closeAllConnections();
   http?.close();
   multi = http = undefined;
+  requests = [];
 });
 
 /** Answers 401 with a bearer challenge, as a protected MCP server does. */
@@ -40,6 +43,7 @@ async function modernServer(gate: Gate): Promise<string> {
   http = createServer(async (req, res) => {
     const body = await readBody(req);
     const method = body ? (JSON.parse(body.toString('utf8')) as { method?: string }).method : undefined;
+    if (method) requests.push(method);
     if (gate === 'everything' || method !== 'server/discover') return refuse(res);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
@@ -86,5 +90,10 @@ describe('a server that answers 401', () => {
     ['a 2025-11-25 server', () => legacyServer()],
   ])('%s refusing the token given in the entry says to replace it', async (_what, start) => {
     expect(await errorOf(await start(), { Authorization: 'Bearer expired' })).toMatchObject({ state: 'failed', error: REPLACE_TOKEN });
+  });
+
+  it('is not started a second time: the retry a crashed start gets would be refused alike', async () => {
+    await errorOf(await modernServer('everything'));
+    expect(requests).toEqual(['server/discover']);
   });
 });
