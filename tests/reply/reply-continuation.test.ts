@@ -18,6 +18,11 @@ describe('endsMidCode', () => {
     expect(endsMidCode('FINAL_ANSWER: 5')).toBe(false);
     expect(endsMidCode('```javascript\n')).toBe(false);
   });
+
+  it('is false for a closed block that does not parse: it is read (and refused) as written, not continued', () => {
+    expect(endsMidCode(`${HEAD}  return "FINAL_AN\n\`\`\`\n`)).toBe(false);
+    expect(endsMidCode(`${HEAD + TAIL}\nAnd again:\n${HEAD}`)).toBe(true);
+  });
 });
 
 describe('joinContinuation', () => {
