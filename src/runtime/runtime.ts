@@ -283,13 +283,15 @@ export class Runtime {
     const { hooks, askUser, spent } = extras;
     const model = extras.llm ?? this.llm;
     const counted = spent ? this.budget.wrap(model, spent, memory.id) : model;
+    // Read for each question, side by side: `cortex servers trust`, a person's "always" and a new skill count from the next one.
+    const [skills, trust] = await Promise.all([planSkills(this.config.paths.skills), readTrust(trustFileOf(this.config.profileFile))]);
     return runAgent({
       query,
       ...(attached ? { attached } : {}),
       llm: hooks ? hooks.llm(counted) : counted,
       ...(hooks ? { wrapCaller: (guarded: GuardedCalls) => hooks.wrap(guarded) } : {}),
       ...(askUser ? { askUser } : {}),
-      skills: await planSkills(this.config.paths.skills),
+      skills,
       ...(this.toolEmbedder ? { toolEmbedder: this.toolEmbedder } : {}),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
@@ -312,8 +314,7 @@ export class Runtime {
       memoryFallbackEnabled: planning.memory_fallback_enabled,
       conversationChars: this.config.profile.memory.conversation_chars,
       recentSuccessesLimit: this.config.profile.memory.recent_successes_limit,
-      // Read for each question, so `cortex servers trust` and a person's "always" count from the next one.
-      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, await readTrust(trustFileOf(this.config.profileFile))),
+      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, trust),
       memory,
       trace: new Trace(memory.tracePath),
       onEvent,
