@@ -19,7 +19,7 @@ describe('endsMidCode', () => {
     expect(endsMidCode('```javascript\n')).toBe(false);
   });
 
-  it('is false for a closed block that does not parse: it is read (and refused) as written, not continued', () => {
+  it('tells a closed block that does not parse (read as written, not continued) from a block cut off after a complete one', () => {
     expect(endsMidCode(`${HEAD}  return "FINAL_AN\n\`\`\`\n`)).toBe(false);
     expect(endsMidCode(`${HEAD + TAIL}\nAnd again:\n${HEAD}`)).toBe(true);
   });
