@@ -221,7 +221,9 @@ export class Runtime {
     // A plan's ask_user() goes where approvals go: the terminal, else the question's own person (page, MCP client).
     const askUser = askPersonFor({ terminal: this.terminal, elicit });
     const spent = this.budget.newQuestion();
-    await this.budget.loadSession(session.id, session.tracePath, llm ?? this.llm);
+    // A session with nothing in it yet has spent nothing (a question's first write comes before its first request), so
+    // a new one's trace is not looked for.
+    if (session.items.length > 0) await this.budget.loadSession(session.id, session.tracePath, llm ?? this.llm);
     const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}), ...(llm ? { llm } : {}) };
     const withSpend = (result: AgentRunResult): AgentRunResult => ({ ...result, spend: this.budget.report(spent, session.id) });
     if (!runner) return withSpend(await this.run(question, session, strategy, calls, onEvent, signal, base));
