@@ -1,5 +1,5 @@
 // Loads prompt templates from prompts/ and fills their {placeholders} strictly.
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CortexError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
@@ -58,14 +58,29 @@ export function renderPrompt(template: string, values: Record<string, string | n
   );
 }
 
+/** Template files kept, by path: the prompts folder holds a handful; this only bounds a strange caller. */
+const MAX_TEMPLATES_KEPT = 64;
+/** Each template's text as last read, and which version of the file that was (inode, size, modification time in ns). */
+const templates = new Map<string, { version: string; text: string }>();
+
 /**
- * Reads a template file, e.g. loadPrompt('perception.txt'). Read on every call so edits to
- * prompts/ take effect on the next question without restarting the REPL.
+ * Reads a template file, e.g. loadPrompt('perception.txt'). Checked on every call so edits to prompts/ take effect
+ * on the next question without restarting the REPL; read again only when the file changed (another inode, size or
+ * modification time). Synchronous on purpose: a stat of a small local file is microseconds, where the awaited
+ * open, stat, read and close each waited on the thread pool, three times a question.
  * @throws PromptError when the file cannot be read.
  */
 export async function loadPrompt(fileName: string, promptsDir: string = DEFAULT_PROMPTS_DIR): Promise<string> {
+  const path = join(promptsDir, fileName);
   try {
-    return await readFile(join(promptsDir, fileName), 'utf8');
+    const info = statSync(path, { bigint: true });
+    const version = `${info.ino}:${info.size}:${info.mtimeNs}`;
+    const kept = templates.get(path);
+    if (kept?.version === version) return kept.text;
+    const text = readFileSync(path, 'utf8');
+    if (templates.size >= MAX_TEMPLATES_KEPT) templates.clear();
+    templates.set(path, { version, text });
+    return text;
   } catch (err) {
     throw new PromptError(fileName, `cannot be read from ${promptsDir}: ${(err as Error).message}`, undefined, { cause: err });
   }

@@ -13,7 +13,12 @@ export const MIN_OVERLAP_CHARS = 12;
  * ended mid-code). A block that parses without its closing fence is complete (the model forgot the fence).
  */
 export function endsMidCode(reply: string): boolean {
-  const last = findFencedBlocks(reply.replace(/\r\n?/g, '\n')).at(-1);
+  const text = reply.replace(/\r\n?/g, '\n');
+  // No fence, or one fence and the one after it (the usual plan): every block is closed whatever its body, so the
+  // reply is not parsed here; it is parsed once, when it is read.
+  const fences = text.split('\n').filter((line) => FENCE_LINE_RE.test(line)).length;
+  if (fences === 0 || fences === 2) return false;
+  const last = findFencedBlocks(text).at(-1);
   return last !== undefined && !last.closed && last.code.trim() !== '' && !parseCode(last.code).ok;
 }
 

@@ -221,7 +221,9 @@ export class Runtime {
     // A plan's ask_user() goes where approvals go: the terminal, else the question's own person (page, MCP client).
     const askUser = askPersonFor({ terminal: this.terminal, elicit });
     const spent = this.budget.newQuestion();
-    await this.budget.loadSession(session.id, session.tracePath, llm ?? this.llm);
+    // A session with nothing in it yet has spent nothing (a question's first write comes before its first request), so
+    // a new one's trace is not looked for.
+    if (session.items.length > 0) await this.budget.loadSession(session.id, session.tracePath, llm ?? this.llm);
     const base: QuestionExtras = { spent, ...(askUser ? { askUser } : {}), ...(llm ? { llm } : {}) };
     const withSpend = (result: AgentRunResult): AgentRunResult => ({ ...result, spend: this.budget.report(spent, session.id) });
     if (!runner) return withSpend(await this.run(question, session, strategy, calls, onEvent, signal, base));
@@ -282,13 +284,15 @@ export class Runtime {
     const { hooks, askUser, spent } = extras;
     const model = extras.llm ?? this.llm;
     const counted = spent ? this.budget.wrap(model, spent, memory.id) : model;
+    // Read for each question, side by side: `cortex servers trust`, a person's "always" and a new skill count from the next one.
+    const [skills, trust] = await Promise.all([planSkills(this.config.paths.skills), readTrust(trustFileOf(this.config.profileFile))]);
     return runAgent({
       query,
       ...(attached ? { attached } : {}),
       llm: hooks ? hooks.llm(counted) : counted,
       ...(hooks ? { wrapCaller: (guarded: GuardedCalls) => hooks.wrap(guarded) } : {}),
       ...(askUser ? { askUser } : {}),
-      skills: await planSkills(this.config.paths.skills),
+      skills,
       ...(this.toolEmbedder ? { toolEmbedder: this.toolEmbedder } : {}),
       servers: this.multi.summaries(),
       tools: this.multi.listTools(),
@@ -311,8 +315,7 @@ export class Runtime {
       memoryFallbackEnabled: planning.memory_fallback_enabled,
       conversationChars: this.config.profile.memory.conversation_chars,
       recentSuccessesLimit: this.config.profile.memory.recent_successes_limit,
-      // Read for each question, so `cortex servers trust` and a person's "always" count from the next one.
-      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, await readTrust(trustFileOf(this.config.profileFile))),
+      flowPolicy: flowPolicyOf(this.config.profile, this.config.servers, trust),
       memory,
       trace: new Trace(memory.tracePath),
       onEvent,

@@ -60,10 +60,17 @@ export async function handleAsk(
       await streamAnswer(res, { runtime, live, memoryDir, elicitations, question, named, strategy, headers });
     } else {
       const controller = new AbortController();
-      // Closing the connection cancels the question (a finished response closes too, harmlessly).
-      res.on('close', () => controller.abort());
+      // Closing the connection while the question runs cancels it. Once it has ended there is nothing to cancel, and
+      // aborting then would only wake every listener its requests left on the signal (about 1 ms a question).
+      const cancel = () => controller.abort();
+      res.on('close', cancel);
       const session = named === undefined ? 'new' : { id: named };
-      const result = await runtime.ask(question, { session, strategy, signal: controller.signal });
+      let result;
+      try {
+        result = await runtime.ask(question, { session, strategy, signal: controller.signal });
+      } finally {
+        res.off('close', cancel);
+      }
       if (!res.destroyed) sendJson(res, 200, resultJson(result), headers);
     }
   } finally {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,25 @@ describe('renderPrompt', () => {
       await writeFile(join(dir, 'x.txt'), 'Hello {name}');
       expect(await renderPromptFile('x.txt', { name: 'you' }, dir)).toBe('Hello you');
       await expect(loadPrompt('missing.txt', dir)).rejects.toThrow(/missing\.txt: cannot be read/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('uses an edited template from the next call on, without a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cortex-prompts-'));
+    try {
+      await writeFile(join(dir, 'x.txt'), 'Hello {name}');
+      expect(await renderPromptFile('x.txt', { name: 'you' }, dir)).toBe('Hello you');
+      expect(await renderPromptFile('x.txt', { name: 'you' }, dir)).toBe('Hello you');
+      await writeFile(join(dir, 'x.txt'), 'Goodbye {name}');
+      expect(await renderPromptFile('x.txt', { name: 'you' }, dir)).toBe('Goodbye you');
+      // Replaced by another file of the same size (an editor's save by rename): read again too.
+      await writeFile(join(dir, 'y.txt'), 'Welcome {name}');
+      await rename(join(dir, 'y.txt'), join(dir, 'x.txt'));
+      expect(await renderPromptFile('x.txt', { name: 'you' }, dir)).toBe('Welcome you');
+      await rm(join(dir, 'x.txt'));
+      await expect(loadPrompt('x.txt', dir)).rejects.toThrow(/x\.txt: cannot be read/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 // Cancel means cancel, end to end: a question stopped over HTTP makes no tool call after the cancel, its slot is
-// held until its plan has ended, and cancelled questions never delay the next one; a viewer leaving cancels nothing.
+// held until its plan has ended, and cancelled questions never delay the next one; a viewer leaving cancels nothing,
+// and a plain JSON question ends with its connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeLlmServer } from '../helpers/fake-ollama-server.js';
 import { recorderProject, startGateLlm } from './cancel-harness.js';
@@ -90,6 +91,22 @@ describe('cortex serve: cancel means cancel (real sandbox, a real MCP server rec
     release('GATE-A');
     expect(await jsonOf(ask(serve.url, { question: 'Run NOTE-B' }, { sse: false }))).toMatchObject({ status: 'answered', answer: 'noted' });
     expect(calls().filter((c) => !c.includes('GATE-V'))).toEqual(['note GATE-A before', 'gate GATE-A', 'note NOTE-B']);
+  });
+
+  it('cancels a plain JSON question when its connection closes: no call after the one it was waiting on', async () => {
+    const asker = new AbortController();
+    const closed = ask(serve.url, { question: 'Run GATE-J' }, { sse: false, signal: asker.signal }).then(
+      () => 'answered',
+      () => 'closed',
+    );
+    await pollUntil(async () => (await running(), calls()), (made) => made.includes('gate GATE-J'));
+    asker.abort();
+    expect(await closed).toBe('closed');
+    // The slot is held until the plan has really ended.
+    await pollUntil(running, (n) => n === 0);
+    release('GATE-J');
+    expect(await jsonOf(ask(serve.url, { question: 'Run NOTE-J' }, { sse: false }))).toMatchObject({ status: 'answered', answer: 'noted' });
+    expect(calls().filter((c) => c.includes('-J'))).toEqual(['note GATE-J before', 'gate GATE-J', 'note NOTE-J']);
   });
 
   it('answers the next question after 8 quick cancels, with none of their plans running or queued', async () => {

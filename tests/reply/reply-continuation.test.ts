@@ -18,6 +18,11 @@ describe('endsMidCode', () => {
     expect(endsMidCode('FINAL_ANSWER: 5')).toBe(false);
     expect(endsMidCode('```javascript\n')).toBe(false);
   });
+
+  it('tells a closed block that does not parse (read as written, not continued) from a block cut off after a complete one', () => {
+    expect(endsMidCode(`${HEAD}  return "FINAL_AN\n\`\`\`\n`)).toBe(false);
+    expect(endsMidCode(`${HEAD + TAIL}\nAnd again:\n${HEAD}`)).toBe(true);
+  });
 });
 
 describe('joinContinuation', () => {
