@@ -1,6 +1,7 @@
 // One LLM HTTP request with a per-attempt timeout, the caller's AbortSignal, and bounded retries with backoff.
 import { setTimeout as delay } from 'node:timers/promises';
-import { LlmRequestError, causeMatching, errorMessage } from '../errors.js';
+import { LlmRequestError, causeMatching } from '../errors.js';
+import { untilAborted } from '../time/until-aborted.js';
 import type { LlmProgress } from './types.js';
 
 /** First backoff delay; it doubles per retry (1 s, 2 s, 4 s …) so a briefly overloaded API recovers. */
@@ -137,8 +138,9 @@ export async function requestWithRetries<T>(
     const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
     const attemptSignal = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     try {
-      // Racing the abort bounds the wait even if a library ignored the signal somewhere.
-      const value = await Promise.race([attempt(attemptSignal), rejectOnAbort(attemptSignal)]);
+      // Racing the abort bounds the wait even if a library ignored the signal somewhere; the race's listener goes
+      // when the attempt settles, so a question aborted later does not wake every request it made.
+      const value = await untilAborted(attempt(attemptSignal), attemptSignal);
       return { value, latencyMs: performance.now() - started };
     } catch (err) {
       if (signal?.aborted) throw aborted(err);
@@ -174,13 +176,4 @@ export async function requestWithRetries<T>(
   }
   // Unreachable: the last attempt either returns or throws above.
   throw new LlmRequestError(provider, `no attempt was made (max_retries ${maxRetries})`);
-}
-
-/** A promise that rejects once `signal` aborts (never resolves). */
-function rejectOnAbort(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    const fail = () => reject(signal.reason instanceof Error ? signal.reason : new Error(errorMessage(signal.reason)));
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
-  });
 }

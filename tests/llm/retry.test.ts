@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { LlmRequestError } from '../../src/errors.js';
 import {
@@ -49,6 +50,23 @@ describe('requestWithRetries', () => {
     });
     expect(value).toBe('ok');
     expect(waits).toEqual([RETRY_AFTER_MAX_MS]);
+  });
+
+  it('leaves nothing listening once a request has answered, so a question stopped later wakes none of its finished requests', async () => {
+    const question = new AbortController();
+    const seen: AbortSignal[] = [];
+    for (let i = 0; i < 3; i++) {
+      await requestWithRetries({
+        provider: 'test',
+        timeoutMs: 5_000,
+        maxRetries: 0,
+        signal: question.signal,
+        attempt: async (attemptSignal) => (seen.push(attemptSignal), 'ok'),
+        describe: () => ({ retryable: false, message: 'unused' }),
+      });
+    }
+    expect(seen.map((s) => getEventListeners(s, 'abort').length)).toEqual([0, 0, 0]);
+    expect(getEventListeners(question.signal, 'abort')).toHaveLength(0);
   });
 
   it('stops waiting between attempts when the caller aborts', async () => {
