@@ -112,6 +112,12 @@ export interface Embedder {
    * with it stores no vectors while the fused search gives them no weight, and a vector search computes them then.
    */
   readonly inProcess?: boolean;
-  /** One vector per text, in order. May throw (network, model missing): callers report it per file. */
-  embed(texts: string[]): Promise<Float32Array[] | number[][]>;
+  /**
+   * One vector per text, in order. `purpose` says what the texts are: what is searched (the default) or a search's
+   * query; models trained with a prefix for each get theirs. May throw (network, model missing): callers report it per file.
+   */
+  embed(texts: string[], purpose?: EmbedPurpose): Promise<Float32Array[] | number[][]>;
 }
+
+/** What embedded texts are: the passages searched, or a query searching them. */
+export type EmbedPurpose = 'document' | 'query';

@@ -95,7 +95,7 @@ function ranks(scores: readonly number[], counts: (i: number) => boolean): Array
 export async function fusedToolScores(tools: readonly ToolInfo[], query: string, lexical: readonly number[], embedder: Embedder): Promise<number[]> {
   const vectors = await within(toolVectors(tools, embedder), TOOL_EMBEDDING_WAIT_MS);
   if (!vectors || vectors.length !== tools.length) return [...lexical];
-  const asked = await within(Promise.resolve().then(() => embedder.embed([query])), TOOL_EMBEDDING_WAIT_MS);
+  const asked = await within(Promise.resolve().then(() => embedder.embed([query], 'query')), TOOL_EMBEDDING_WAIT_MS);
   if (!asked || asked.length !== 1 || asked[0]!.length !== vectors[0]?.length) return [...lexical];
   const q = unit(asked[0]!);
   const similarity = vectors.map((v) => v.reduce((sum, x, i) => sum + x * q[i]!, 0));

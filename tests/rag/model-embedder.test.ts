@@ -30,10 +30,10 @@ afterEach(async () => {
 
 describe('model embedders', () => {
   it('embeds through Ollama /api/embed, learning the dimension from a probe', async () => {
-    const embedder = await openEmbedder(embeddingFromEnv('ollama:nomic-embed-text'), { OLLAMA_HOST: ollama.url });
-    expect(embedder).toMatchObject({ id: 'ollama:nomic-embed-text', dimension: 3 });
+    const embedder = await openEmbedder(embeddingFromEnv('ollama:all-minilm'), { OLLAMA_HOST: ollama.url });
+    expect(embedder).toMatchObject({ id: 'ollama:all-minilm', dimension: 3 });
     expect(await embedder.embed(['aaa', 'eee'])).toEqual([toyVector('aaa'), toyVector('eee')]);
-    expect(ollama.requests.filter((r) => r.path === '/api/embed').map((r) => r.body.model)).toEqual(['nomic-embed-text', 'nomic-embed-text']);
+    expect(ollama.requests.filter((r) => r.path === '/api/embed').map((r) => r.body.model)).toEqual(['all-minilm', 'all-minilm']);
   });
 
   it('indexes and searches with the model, recording its id in the index', async () => {
@@ -41,11 +41,37 @@ describe('model embedders', () => {
     try {
       await folders.write('a.md', 'banana cabana');
       await folders.write('o.md', 'Oslo motor pool');
+      const embedder = await openEmbedder(embeddingFromEnv('ollama:all-minilm'), { OLLAMA_HOST: ollama.url });
+      await indexDocuments({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor: new FakeExtractor(folders.documentsDir) });
+      const index = (await loadSearchIndex(folders.indexDir))!;
+      expect(index.model).toBe('ollama:all-minilm');
+      expect((await hybridSearch(index, embedder, 'banana', 1))[0]?.doc).toBe('a.md');
+    } finally {
+      await folders.remove();
+    }
+  });
+
+  it('gives a model trained with task prefixes its own: passages when indexing, the query when searching', async () => {
+    const folders: TempFolders = await makeTempFolders();
+    try {
+      await folders.write('a.md', 'banana cabana');
       const embedder = await openEmbedder(embeddingFromEnv('ollama:nomic-embed-text'), { OLLAMA_HOST: ollama.url });
       await indexDocuments({ documentsDir: folders.documentsDir, indexDir: folders.indexDir, embedder, extractor: new FakeExtractor(folders.documentsDir) });
       const index = (await loadSearchIndex(folders.indexDir))!;
-      expect(index.model).toBe('ollama:nomic-embed-text');
-      expect((await hybridSearch(index, embedder, 'banana', 1))[0]?.doc).toBe('a.md');
+      // Its id says so, so an index made without the prefixes is rebuilt rather than searched with mixed vectors.
+      expect(index.model).toBe('ollama:nomic-embed-text+task-prefixes');
+      const before = ollama.requests.length;
+      await hybridSearch(index, embedder, 'banana', 1);
+      /** The texts sent to /api/embed by the requests from index `from` to `to`. */
+      const inputs = (from: number, to?: number) => ollama.requests.slice(from, to).filter((r) => r.path === '/api/embed').flatMap((r) => r.body.input as string[]);
+      expect(inputs(0, before).filter((t) => t.includes('banana'))).toEqual(['search_document: banana cabana']);
+      expect(inputs(before)).toEqual(['search_query: banana']);
+      // mxbai-embed-large puts its instruction before queries only.
+      const mxbai = await openEmbedder(embeddingFromEnv('ollama:mxbai-embed-large:335m'), { OLLAMA_HOST: ollama.url });
+      const start = ollama.requests.length;
+      await mxbai.embed(['a passage']);
+      await mxbai.embed(['a question'], 'query');
+      expect(inputs(start).slice(-2)).toEqual(['a passage', 'Represent this sentence for searching relevant passages: a question']);
     } finally {
       await folders.remove();
     }
@@ -70,7 +96,7 @@ describe('embeddingFromProfile', () => {
   it('gives the built-in embedder for builtin and a model embedder for a models.yaml key', async () => {
     expect((await openEmbedder(embeddingFromProfile('builtin', models), {})).id).toMatch(/^builtin:lexical-/);
     const embedder = await openEmbedder(embeddingFromProfile('local', { local: { ...models.local!, base_url: ollama.url } }), {});
-    expect(embedder.id).toBe('ollama:nomic-embed-text');
+    expect(embedder.id).toBe('ollama:nomic-embed-text+task-prefixes');
   });
 
   it('names the key and the choices when the setting is unusable', async () => {

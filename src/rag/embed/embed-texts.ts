@@ -1,6 +1,7 @@
 // Embeds texts in bounded batches and returns unit-length Float32 vectors checked against the embedder's dimension.
 import { EmbeddingError } from '../errors.js';
 import type { Embedder } from './embedder.js';
+import type { EmbedPurpose } from '../../llm/types.js';
 import { normaliseVector } from './embedder.js';
 
 /** Texts per embed() call: bounds request size for model embedders and memory for the built-in one. */
@@ -12,14 +13,14 @@ function allFinite(vector: Float32Array): boolean {
 }
 
 /**
- * One unit-length vector per text, as Float32Arrays of `embedder.dimension`.
+ * One unit-length vector per text, as Float32Arrays of `embedder.dimension`; `purpose` as Embedder.embed's.
  * @throws EmbeddingError for a wrong count, a wrong length or a non-finite value; whatever embed() throws.
  */
-export async function embedTexts(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
+export async function embedTexts(embedder: Embedder, texts: readonly string[], purpose: EmbedPurpose = 'document'): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (let start = 0; start < texts.length; start += EMBED_BATCH_TEXTS) {
     const batch = texts.slice(start, start + EMBED_BATCH_TEXTS);
-    const vectors = await embedder.embed(batch);
+    const vectors = await embedder.embed(batch, purpose);
     if (vectors.length !== batch.length) throw new EmbeddingError(embedder.id, `returned ${vectors.length} vectors for ${batch.length} texts`);
     for (const raw of vectors) {
       if (raw.length !== embedder.dimension) throw new EmbeddingError(embedder.id, `returned a vector of length ${raw.length}, expected ${embedder.dimension}`);

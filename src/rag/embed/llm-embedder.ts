@@ -1,13 +1,34 @@
 // Adapts LlmClient.embed (Ollama /api/embed, Gemini embedContent) to the Embedder contract.
 import type { ModelConfig } from '../../config/models.js';
 import { createLlmClient } from '../../llm/select.js';
-import type { LlmClient } from '../../llm/types.js';
+import type { EmbedPurpose, LlmClient } from '../../llm/types.js';
 import { ConfigError } from '../../errors.js';
 import { EmbeddingError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 
 /** Text embedded once to learn the model's dimension when it is not given. */
 const DIMENSION_PROBE_TEXT = 'dimension probe';
+
+/** What a model trained with task prefixes wants before each text, per purpose. */
+export type TaskPrefixes = Record<EmbedPurpose, string>;
+
+/**
+ * Embedding models trained with a prefix per task, as their model cards say: nomic-embed-text ("search_document: ",
+ * "search_query: ") and mxbai-embed-large (an instruction before queries only). Matched on the model's name,
+ * whatever its namespace or tag.
+ */
+const TASK_PREFIXES: ReadonlyArray<[RegExp, TaskPrefixes]> = [
+  [/(^|\/)nomic-embed-text(?=$|[:-])/i, { document: 'search_document: ', query: 'search_query: ' }],
+  [/(^|\/)mxbai-embed-large(?=$|[:-])/i, { document: '', query: 'Represent this sentence for searching relevant passages: ' }],
+];
+
+/** The task prefixes `model` was trained with; undefined for a model that takes its texts as they are. */
+export function taskPrefixesOf(model: string): TaskPrefixes | undefined {
+  return TASK_PREFIXES.find(([name]) => name.test(model))?.[1];
+}
+
+/** Marks an id whose vectors were made with task prefixes: an index built without them is rebuilt, not mixed. */
+const PREFIXED_ID_SUFFIX = '+task-prefixes';
 
 export interface LlmEmbedderOptions {
   llm: LlmClient;
@@ -17,13 +38,15 @@ export interface LlmEmbedderOptions {
   dimension?: number;
   /** Cosine similarity at which a vector hit counts without a shared term. Default 0.5. */
   relevanceFloor?: number;
+  /** Put before each text for its purpose (see taskPrefixesOf); none: texts go as they are. */
+  prefixes?: TaskPrefixes;
 }
 
 /**
  * An Embedder over `llm.embed`. Every answer is checked: one vector per text, each of `dimension` finite numbers.
  * @throws LlmRequestError from the client (unreachable, no such model), EmbeddingError for malformed answers.
  */
-export async function createLlmEmbedder({ llm, id, dimension, relevanceFloor = 0.5 }: LlmEmbedderOptions): Promise<Embedder> {
+export async function createLlmEmbedder({ llm, id, dimension, relevanceFloor = 0.5, prefixes }: LlmEmbedderOptions): Promise<Embedder> {
   const check = (vectors: number[][], expected: number, size: number | undefined): number[][] => {
     if (vectors.length !== expected) throw new EmbeddingError(id, `returned ${vectors.length} vectors for ${expected} texts`);
     for (const vector of vectors) {
@@ -43,17 +66,24 @@ export async function createLlmEmbedder({ llm, id, dimension, relevanceFloor = 0
     id,
     dimension: fixed,
     relevanceFloor,
-    embed: async (texts) => (texts.length === 0 ? [] : check((await llm.embed(texts)).vectors, texts.length, fixed)),
+    embed: async (texts, purpose = 'document') => {
+      if (texts.length === 0) return [];
+      const prefix = prefixes?.[purpose] ?? '';
+      return check((await llm.embed(prefix ? texts.map((t) => prefix + t) : texts)).vectors, texts.length, fixed);
+    },
   };
 }
 
 /**
- * The Embedder for a models.yaml entry's `embedding_model` (id `<type>:<embedding_model>`, e.g. `ollama:nomic-embed-text`).
+ * The Embedder for a models.yaml entry's `embedding_model` (id `<type>:<embedding_model>`, e.g. `ollama:all-minilm`;
+ * a model trained with task prefixes gets them, and `+task-prefixes` on its id, e.g. `ollama:nomic-embed-text+task-prefixes`).
  * @throws ConfigError when the entry has no embedding_model; whatever createLlmClient and createLlmEmbedder throw.
  */
 export async function createModelEmbedder(config: ModelConfig, env: NodeJS.ProcessEnv): Promise<Embedder> {
   if (!config.embedding_model) {
     throw new ConfigError('models.yaml', 'embedding_model', `model "${config.model}" needs an embedding_model to be used for embeddings`);
   }
-  return createLlmEmbedder({ llm: createLlmClient(config, env), id: `${config.type}:${config.embedding_model}` });
+  const prefixes = taskPrefixesOf(config.embedding_model);
+  const id = `${config.type}:${config.embedding_model}${prefixes ? PREFIXED_ID_SUFFIX : ''}`;
+  return createLlmEmbedder({ llm: createLlmClient(config, env), id, ...(prefixes ? { prefixes } : {}) });
 }

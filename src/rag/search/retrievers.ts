@@ -38,7 +38,7 @@ async function rankByVector(index: SearchIndex, embedder: Embedder, query: strin
     throw new EmbeddingError(embedder.id, `cannot search an index built with ${index.model} (${index.dimension} dimensions)`);
   }
   const faiss = await index.vectorIndex(embedder);
-  const [vector] = await embedTexts(embedder, [query]);
+  const [vector] = await embedTexts(embedder, [query], 'query');
   // The approximate index when the index is large (an IVF search visits a quarter of the cells), else exact.
   const { distances, labels } = (exact ? faiss : (index.ann ?? faiss)).search(Array.from(vector!), Math.min(k, index.chunks.length));
   const ranked: Array<{ row: number; score: number }> = [];
