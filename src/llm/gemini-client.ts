@@ -9,7 +9,7 @@ import { describeStreamFailure, readStream, type StreamTuning } from './read-str
 import { isRetryableStatus, networkErrorCode, requestWithRetries, type AttemptFailure, type RetryTuning } from './retry.js';
 import { applyModelSettings } from './model-settings.js';
 import { estimatePromptTokens } from './token-estimate.js';
-import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
+import type { EmbedPurpose, EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
 const PROVIDER = 'gemini';
 /** The Gemini API accepts at most 100 texts per batchEmbedContents request. */
@@ -207,7 +207,9 @@ export function createGeminiClient(
       };
     },
 
-    embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<EmbedResult> {
+    embed(texts: string[], options: { signal?: AbortSignal; purpose?: EmbedPurpose } = {}): Promise<EmbedResult> {
+      // Gemini's embedding models are trained per task: passages to be searched, and the queries searching them.
+      const taskType = options.purpose && (options.purpose === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT');
       return embedInBatches({
         provider: PROVIDER,
         model: config.model,
@@ -215,7 +217,7 @@ export function createGeminiClient(
         texts,
         batchMax: GEMINI_EMBED_BATCH_MAX,
         embedBatch: async (model, batch) => {
-          const result = await run(async (abortSignal) => (await models()).embedContent({ model, contents: batch, config: { abortSignal } }), options.signal, model);
+          const result = await run(async (abortSignal) => (await models()).embedContent({ model, contents: batch, config: { abortSignal, ...(taskType ? { taskType } : {}) } }), options.signal, model);
           const values = (result.value.embeddings ?? []).map((e) => e.values);
           if (values.length !== batch.length || !values.every((v) => Array.isArray(v))) {
             throw new LlmRequestError(PROVIDER, `embedding answer does not hold ${batch.length} vectors`);

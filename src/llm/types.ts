@@ -71,8 +71,11 @@ export interface LlmClient {
   /** The text model's name. */
   readonly model: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
-  /** Embeds texts with the configured embedding model; throws LlmRequestError if there is none. */
-  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<EmbedResult>;
+  /**
+   * Embeds texts with the configured embedding model; throws LlmRequestError if there is none. A `purpose` goes to a
+   * provider that takes it as a parameter (Gemini's task type); others ignore it.
+   */
+  embed(texts: string[], options?: { signal?: AbortSignal; purpose?: EmbedPurpose }): Promise<EmbedResult>;
   /** The model a stage's requests go to, when the client routes stages to different models. */
   modelFor?(stage: LlmStageName): string;
   /** The models the provider serves (bounded list); absent for clients without a provider (scripted, replay). */

@@ -197,6 +197,15 @@ describe('createGeminiClient', () => {
     expect(result).toMatchObject({ vectors: [[1, 2], [3, 4]], model: 'embed-test' });
   });
 
+  it("tells Gemini each text's task: passages searched, or the query searching them", async () => {
+    const server = await fake({ replies: [geminiBatchEmbedReply([[1, 2]]), geminiBatchEmbedReply([[3, 4]])] });
+    const client = createGeminiClient(modelConfig({ base_url: server.url }), { GEMINI_API_KEY: 'k' });
+    await client.embed(['a passage'], { purpose: 'document' });
+    await client.embed(['a question'], { purpose: 'query' });
+    const taskTypes = server.requests.map((r) => (r.body.requests as Array<{ taskType?: string }>).map((q) => q.taskType));
+    expect(taskTypes).toEqual([['RETRIEVAL_DOCUMENT'], ['RETRIEVAL_QUERY']]);
+  });
+
   it('splits many texts into batches the API accepts and keeps their order', async () => {
     const server = await fake({
       replies: (r) =>

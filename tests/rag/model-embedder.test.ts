@@ -9,6 +9,7 @@ import { indexDocuments } from '../../src/rag/index/index-documents.js';
 import { hybridSearch } from '../../src/rag/search/retrievers.js';
 import { loadSearchIndex } from '../../src/rag/search/search-index.js';
 import { type FakeLlmServer, type RecordedRequest, startFakeOllamaServer } from '../helpers/fake-ollama-server.js';
+import { geminiBatchEmbedReply, startFakeGeminiServer } from '../helpers/fake-gemini-server.js';
 import { FakeExtractor } from './fake-extractor.js';
 import { makeTempFolders, type TempFolders } from './temp-folders.js';
 
@@ -74,6 +75,22 @@ describe('model embedders', () => {
       expect(inputs(start).slice(-2)).toEqual(['a passage', 'Represent this sentence for searching relevant passages: a question']);
     } finally {
       await folders.remove();
+    }
+  });
+
+  it('tells a Gemini model the task of its texts, and says so in its id', async () => {
+    const gemini = await startFakeGeminiServer({ replies: (r) => geminiBatchEmbedReply((r.body.requests as unknown[]).map(() => [1, 2])) });
+    try {
+      const entry: ModelConfig = { type: 'gemini', model: 'gemini-flash-latest', embedding_model: 'gemini-embedding-001', base_url: gemini.url, timeout_ms: 5_000, max_retries: 0 };
+      const embedder = await openEmbedder(embeddingFromProfile('cloud', { cloud: entry }), { GEMINI_API_KEY: 'k' });
+      expect(embedder.id).toBe('gemini:gemini-embedding-001+task-types');
+      const start = gemini.requests.length;
+      await embedder.embed(['a passage']);
+      await embedder.embed(['a question'], 'query');
+      const taskTypes = gemini.requests.slice(start).map((r) => (r.body.requests as Array<{ taskType?: string }>)[0]!.taskType);
+      expect(taskTypes).toEqual(['RETRIEVAL_DOCUMENT', 'RETRIEVAL_QUERY']);
+    } finally {
+      await gemini.close();
     }
   });
 

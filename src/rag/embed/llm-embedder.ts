@@ -29,6 +29,8 @@ export function taskPrefixesOf(model: string): TaskPrefixes | undefined {
 
 /** Marks an id whose vectors were made with task prefixes: an index built without them is rebuilt, not mixed. */
 const PREFIXED_ID_SUFFIX = '+task-prefixes';
+/** The same for vectors made with the provider's task types (Gemini). */
+const TASK_TYPED_ID_SUFFIX = '+task-types';
 
 export interface LlmEmbedderOptions {
   llm: LlmClient;
@@ -40,13 +42,15 @@ export interface LlmEmbedderOptions {
   relevanceFloor?: number;
   /** Put before each text for its purpose (see taskPrefixesOf); none: texts go as they are. */
   prefixes?: TaskPrefixes;
+  /** Tell the provider each text's purpose (Gemini's task types). */
+  sendPurpose?: boolean;
 }
 
 /**
  * An Embedder over `llm.embed`. Every answer is checked: one vector per text, each of `dimension` finite numbers.
  * @throws LlmRequestError from the client (unreachable, no such model), EmbeddingError for malformed answers.
  */
-export async function createLlmEmbedder({ llm, id, dimension, relevanceFloor = 0.5, prefixes }: LlmEmbedderOptions): Promise<Embedder> {
+export async function createLlmEmbedder({ llm, id, dimension, relevanceFloor = 0.5, prefixes, sendPurpose = false }: LlmEmbedderOptions): Promise<Embedder> {
   const check = (vectors: number[][], expected: number, size: number | undefined): number[][] => {
     if (vectors.length !== expected) throw new EmbeddingError(id, `returned ${vectors.length} vectors for ${expected} texts`);
     for (const vector of vectors) {
@@ -69,14 +73,16 @@ export async function createLlmEmbedder({ llm, id, dimension, relevanceFloor = 0
     embed: async (texts, purpose = 'document') => {
       if (texts.length === 0) return [];
       const prefix = prefixes?.[purpose] ?? '';
-      return check((await llm.embed(prefix ? texts.map((t) => prefix + t) : texts)).vectors, texts.length, fixed);
+      const sent = prefix ? texts.map((t) => prefix + t) : texts;
+      return check((await llm.embed(sent, sendPurpose ? { purpose } : {})).vectors, texts.length, fixed);
     },
   };
 }
 
 /**
  * The Embedder for a models.yaml entry's `embedding_model` (id `<type>:<embedding_model>`, e.g. `ollama:all-minilm`;
- * a model trained with task prefixes gets them, and `+task-prefixes` on its id, e.g. `ollama:nomic-embed-text+task-prefixes`).
+ * a model trained with task prefixes gets them, and `+task-prefixes` on its id, e.g. `ollama:nomic-embed-text+task-prefixes`;
+ * a Gemini model is told each text's task type, `+task-types`).
  * @throws ConfigError when the entry has no embedding_model; whatever createLlmClient and createLlmEmbedder throw.
  */
 export async function createModelEmbedder(config: ModelConfig, env: NodeJS.ProcessEnv): Promise<Embedder> {
@@ -84,6 +90,7 @@ export async function createModelEmbedder(config: ModelConfig, env: NodeJS.Proce
     throw new ConfigError('models.yaml', 'embedding_model', `model "${config.model}" needs an embedding_model to be used for embeddings`);
   }
   const prefixes = taskPrefixesOf(config.embedding_model);
-  const id = `${config.type}:${config.embedding_model}${prefixes ? PREFIXED_ID_SUFFIX : ''}`;
-  return createLlmEmbedder({ llm: createLlmClient(config, env), id, ...(prefixes ? { prefixes } : {}) });
+  const sendPurpose = config.type === 'gemini';
+  const id = `${config.type}:${config.embedding_model}${prefixes ? PREFIXED_ID_SUFFIX : ''}${sendPurpose ? TASK_TYPED_ID_SUFFIX : ''}`;
+  return createLlmEmbedder({ llm: createLlmClient(config, env), id, sendPurpose, ...(prefixes ? { prefixes } : {}) });
 }
