@@ -12,7 +12,7 @@ const FLOORS = [
   ['budget', 'policy', 'rag'],
   ['llm', 'mcp', 'net'],
   ['config', 'model-messages', 'safe-files', 'time', 'version'],
-  ['atomic-write', 'closest-names', 'errors', 'paths', 'result-shape'],
+  ['atomic-write', 'closest-names', 'errors', 'kept-by-version', 'paths', 'result-shape'],
 ];
 
 /** A folder of src/ (`src/mcp/`) or a file at its top (`src/errors.ts`). */

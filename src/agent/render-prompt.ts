@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CortexError } from '../errors.js';
 import { PROJECT_ROOT } from '../paths.js';
+import { fileVersion, KeptByVersion } from '../kept-by-version.js';
 
 /** Where prompt templates live unless a caller passes another folder (tests do). */
 export const DEFAULT_PROMPTS_DIR = join(PROJECT_ROOT, 'prompts');
@@ -60,8 +61,8 @@ export function renderPrompt(template: string, values: Record<string, string | n
 
 /** Template files kept, by path: the prompts folder holds a handful; this only bounds a strange caller. */
 const MAX_TEMPLATES_KEPT = 64;
-/** Each template's text as last read, and which version of the file that was (inode, size, modification time in ns). */
-const templates = new Map<string, { version: string; text: string }>();
+/** Each template's text as last read, with the version of the file it was read from. */
+const templates = new KeptByVersion<string>(MAX_TEMPLATES_KEPT);
 
 /**
  * Reads a template file, e.g. loadPrompt('perception.txt'). Checked on every call so edits to prompts/ take effect
@@ -73,13 +74,11 @@ const templates = new Map<string, { version: string; text: string }>();
 export async function loadPrompt(fileName: string, promptsDir: string = DEFAULT_PROMPTS_DIR): Promise<string> {
   const path = join(promptsDir, fileName);
   try {
-    const info = statSync(path, { bigint: true });
-    const version = `${info.ino}:${info.size}:${info.mtimeNs}`;
-    const kept = templates.get(path);
-    if (kept?.version === version) return kept.text;
+    const version = fileVersion(statSync(path, { bigint: true }));
+    const kept = templates.get(path, version);
+    if (kept !== undefined) return kept;
     const text = readFileSync(path, 'utf8');
-    if (templates.size >= MAX_TEMPLATES_KEPT) templates.clear();
-    templates.set(path, { version, text });
+    templates.set(path, version, text);
     return text;
   } catch (err) {
     throw new PromptError(fileName, `cannot be read from ${promptsDir}: ${(err as Error).message}`, undefined, { cause: err });

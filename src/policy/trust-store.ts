@@ -4,6 +4,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { writeFileAtomic } from '../atomic-write.js';
+import { fileVersion, KeptByVersion } from '../kept-by-version.js';
 
 /** Entries kept; a file written by hand with more is refused rather than half read. */
 const MAX_TRUST_ENTRIES = 1_000;
@@ -22,15 +23,10 @@ export function trustFileOf(profileFile: string): string {
   return join(dirname(profileFile), `${basename(profileFile, extname(profileFile))}.trust.json`);
 }
 
-/** What a file held when last read, and which version of it that was (inode, size, modification time in ns). */
-interface ReadChoices {
-  version: string;
-  choices: TrustChoices;
-}
-
 /** Trust files read, by path; a serving process reads one, so this only bounds a strange caller. */
 const MAX_FILES_KEPT = 16;
-const lastRead = new Map<string, ReadChoices>();
+/** What each file held when last read, with the version of the file it was read from. */
+const lastRead = new KeptByVersion<TrustChoices>(MAX_FILES_KEPT);
 
 /**
  * The choices of a profile; none when the file does not exist. Read for each question, so the file is parsed again
@@ -40,8 +36,7 @@ const lastRead = new Map<string, ReadChoices>();
 export async function readTrust(file: string): Promise<TrustChoices> {
   let version: string;
   try {
-    const info = await stat(file, { bigint: true });
-    version = `${info.ino}:${info.size}:${info.mtimeNs}`;
+    version = fileVersion(await stat(file, { bigint: true }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       lastRead.delete(file);
@@ -49,11 +44,10 @@ export async function readTrust(file: string): Promise<TrustChoices> {
     }
     throw new ConfigError(file, '', `cannot be read: ${(err as Error).message}`, { cause: err });
   }
-  const kept = lastRead.get(file);
-  const choices = kept?.version === version ? kept.choices : await parseTrustFile(file);
-  if (kept?.version !== version) {
-    if (lastRead.size >= MAX_FILES_KEPT) lastRead.clear();
-    lastRead.set(file, { version, choices });
+  let choices = lastRead.get(file, version);
+  if (!choices) {
+    choices = await parseTrustFile(file);
+    lastRead.set(file, version, choices);
   }
   return { trusted: [...choices.trusted], never: [...choices.never] };
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { parseConfigText } from '../config/parse.js';
 import type { PlanSkill } from '../sandbox/types.js';
+import { fileVersion, KeptByVersion } from '../kept-by-version.js';
 
 /** Skills listed at most (`cortex skills`): a folder of thousands must not flood the terminal. */
 export const MAX_SKILLS_LISTED = 500;
@@ -82,9 +83,9 @@ export async function listSkills(dir: string): Promise<{ skills: Skill[]; proble
   return { skills, problems };
 }
 
-/** Skill files parsed, by path, with the version read (inode, size, modification time in ns); at most this many kept. */
+/** Skill files parsed, by path, with the version of the file each was parsed from; at most this many kept. */
 const MAX_PARSED_KEPT = MAX_SKILLS_LISTED;
-const parsedSkills = new Map<string, { version: string; skill: Skill }>();
+const parsedSkills = new KeptByVersion<Skill>(MAX_PARSED_KEPT);
 
 /**
  * readSkill, parsing the file again only when it changed since it was last read: the folder is listed for each
@@ -93,14 +94,11 @@ const parsedSkills = new Map<string, { version: string; skill: Skill }>();
 async function readSkillKept(dir: string, name: string): Promise<Skill> {
   const path = skillPath(dir, name);
   const info = await stat(path, { bigint: true }).catch(() => null);
-  const version = info ? `${info.ino}:${info.size}:${info.mtimeNs}` : undefined;
-  const kept = parsedSkills.get(path);
-  if (version !== undefined && kept?.version === version) return structuredClone(kept.skill);
+  const version = info ? fileVersion(info) : undefined;
+  const kept = version === undefined ? undefined : parsedSkills.get(path, version);
+  if (kept) return structuredClone(kept);
   const skill = await readSkill(dir, name);
-  if (version !== undefined) {
-    if (parsedSkills.size >= MAX_PARSED_KEPT) parsedSkills.clear();
-    parsedSkills.set(path, { version, skill: structuredClone(skill) });
-  }
+  if (version !== undefined) parsedSkills.set(path, version, structuredClone(skill));
   return skill;
 }
 

@@ -28,7 +28,7 @@ describe('the import rules of src/', () => {
   it('catch an import that runs back up and a circle (a small tree that has both)', () => {
     expect(violations(resolve(ROOT, 'tests/fixtures/floors'))).toEqual([
       'no-circular: src/mcp/again.ts -> src/mcp/call.ts',
-      'up-from-atomic-write+closest-names+errors+paths+result-shape: src/errors.ts -> src/cli/run.ts',
+      'up-from-atomic-write+closest-names+errors+kept-by-version+paths+result-shape: src/errors.ts -> src/cli/run.ts',
     ]);
   });
 });
