@@ -1,11 +1,12 @@
 // Decision: fills the strategy's prompt (tools, task, step, memory, perception, retry feedback) and asks the LLM for solve().
+import { SANDBOX_LIMITS } from '../config/limits.js';
 import type { TokenUsage, LlmClient } from '../llm/types.js';
 import type { ToolInfo } from '../mcp/types.js';
 import { earlierResults, NO_FEEDBACK_TEXT, NO_TOOLS_TEXT, perceptionSummary, retryFeedback, stepStatus, type CarriedResult } from '../model-messages.js';
 import { readReply, type PreparedCode } from '../reply/read-reply.js';
 import { renderToolCatalogue } from '../sandbox/catalogue.js';
 import { renderSkillCatalogue } from '../sandbox/plan-skills.js';
-import { DEFAULT_SANDBOX_LIMITS, type PlanSkill } from '../sandbox/types.js';
+import type { PlanSkill } from '../sandbox/types.js';
 import type { LlmCallInfo, LlmEventFrame } from './llm-call.js';
 import type { Perception } from './perception.js';
 import { DEFAULT_PROMPTS_DIR, renderPromptFile } from './render-prompt.js';
@@ -82,7 +83,7 @@ export async function decide({
   earlierResults: carried = [],
   skills = [],
   feedback,
-  maxToolCalls = DEFAULT_SANDBOX_LIMITS.maxToolCalls,
+  maxToolCalls = SANDBOX_LIMITS.maxToolCalls.default,
   promptsDir = DEFAULT_PROMPTS_DIR,
   signal,
   events,

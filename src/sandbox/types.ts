@@ -1,5 +1,4 @@
 // The sandbox's contract with the agent loop: run LLM-written code, never throw.
-import { SANDBOX_LIMITS } from '../config/limits.js';
 import type { ApproveTool, ToolCaller, ToolInfo } from '../mcp/types.js';
 import type { Embedder } from '../llm/types.js';
 
@@ -28,13 +27,6 @@ export interface SandboxLimits {
   /** One tool call's own time limit (profiles.yaml `tool_timeout_ms`); the run deadline may cut it shorter. Default 20,000 ms. */
   toolTimeoutMs?: number;
 }
-
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
-  maxToolCalls: SANDBOX_LIMITS.maxToolCalls.default,
-  timeoutMs: SANDBOX_LIMITS.timeoutMs.default,
-  memoryMb: SANDBOX_LIMITS.memoryMb.default,
-  maxOutputChars: SANDBOX_LIMITS.maxOutputChars.default,
-};
 
 export type SandboxErrorKind =
   | 'syntax'

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { resolveLimits, TOOL_CALL_TIMEOUT_MS } from '../../src/sandbox/limits.js';
-import { DEFAULT_SANDBOX_LIMITS } from '../../src/sandbox/types.js';
+import { SANDBOX_LIMITS } from '../../src/config/limits.js';
+
+/** Each limit's default, as config/limits.ts states it. */
+const DEFAULT_SANDBOX_LIMITS = Object.fromEntries(Object.entries(SANDBOX_LIMITS).map(([key, limit]) => [key, limit.default]));
 
 describe('resolveLimits', () => {
   it('fills in the defaults', () => {
