@@ -4,12 +4,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
 export interface ClientSdk {
   Client: typeof Client;
   SSEClientTransport: typeof SSEClientTransport;
   StdioClientTransport: typeof StdioClientTransport;
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  AjvJsonSchemaValidator: typeof AjvJsonSchemaValidator;
 }
 
 let loading: Promise<ClientSdk> | undefined;
@@ -21,11 +23,13 @@ export function clientSdk(): Promise<ClientSdk> {
     import('@modelcontextprotocol/sdk/client/sse.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]).then(([index, sse, stdio, http]) => ({
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]).then(([index, sse, stdio, http, ajv]) => ({
     Client: index.Client,
     SSEClientTransport: sse.SSEClientTransport,
     StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    AjvJsonSchemaValidator: ajv.AjvJsonSchemaValidator,
   }));
   return loading;
 }

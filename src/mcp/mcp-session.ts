@@ -1,5 +1,6 @@
 // One open MCP session as ServerConnection uses it, whichever SDK speaks it: v1 for the 2025 protocol versions, v2 for 2026-07-28.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { LazyOutputValidators } from './output-validators.js';
 import { callAsTask } from './task-call.js';
 import type { SessionRequestOptions } from './types.js';
 
@@ -36,16 +37,23 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** A connected SDK v1 client as a session (the 2025 protocol versions), `protocolVersion` agreed. Errors pass through unchanged. */
-export function legacySession(client: Client, protocolVersion: string): McpSession {
+/**
+ * A connected SDK v1 client as a session (the 2025 protocol versions), `protocolVersion` agreed; `validators` are the
+ * client's own (its `jsonSchemaValidator`). Errors pass through unchanged.
+ */
+export function legacySession(client: Client, protocolVersion: string, validators: LazyOutputValidators): McpSession {
   return {
     protocolVersion,
     getServerVersion: () => client.getServerVersion(),
     getInstructions: () => client.getInstructions(),
     getServerCapabilities: () => client.getServerCapabilities(),
     listTools: (params, options) => client.listTools(params, options) as Promise<{ tools: SessionTool[]; nextCursor?: string }>,
-    // A task-only tool is created as a task and followed to its result; others are called directly.
-    callTool: (params, options, definition) => (isTaskOnly(definition) ? callAsTask(client, params, options) : client.callTool(params, undefined, options)),
+    // A tool whose output schema cannot be compiled is not called. A task-only tool is created as a task and followed
+    // to its result; others are called directly.
+    callTool: async (params, options, definition) => {
+      validators.prepare(definition?.outputSchema);
+      return isTaskOnly(definition) ? callAsTask(client, params, options) : client.callTool(params, undefined, options);
+    },
     readResource: (params, options) => client.readResource(params, options),
     listPrompts: (options) => client.listPrompts(undefined, options),
     getPrompt: (params, options) => client.getPrompt(params, options),

@@ -15,6 +15,7 @@ import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
 import { malformedResultMessage } from './malformed-result-message.js';
 import { listTools } from './list-tools.js';
+import { LazyOutputValidators, UnusableOutputSchemaError } from './output-validators.js';
 import { definitionOf, legacySession, type McpSession } from './mcp-session.js';
 import { MODERN_PROTOCOL_VERSIONS, connectModern, modernVersionIn, type ModernTarget } from './modern-session.js';
 import type { RootFolder } from './roots.js';
@@ -152,7 +153,8 @@ export class ServerConnection {
     const attempts = this.transportAttempts(sdk);
     let socketRetried = false;
     for (let i = 0; i < attempts.length; i++) {
-      const client = this.newClient(sdk, keepError);
+      const validators = new LazyOutputValidators(new sdk.AjvJsonSchemaValidator());
+      const client = this.newClient(sdk, validators, keepError);
       const transport = attempts[i]!();
       this.client = client;
       this.pidOfSession = () => {
@@ -169,7 +171,7 @@ export class ServerConnection {
         // The SDK bounds only the initialize request; opening the transport (an SSE stream that never names its
         // endpoint, an OAuth refresh) is bounded here, by the same deadline.
         await untilAborted(client.connect(transport, { timeout: limitMs, signal }), signal);
-        return legacySession(client, agreed);
+        return legacySession(client, agreed, validators);
       } catch (err) {
         if (signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
         const offered = offeredVersions(err);
@@ -220,8 +222,9 @@ export class ServerConnection {
     this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
   }
 
-  private newClient({ Client }: ClientSdk, onTransportError: (err: unknown) => void): Client {
-    const client = new Client({ name: 'cortex-r', version: VERSION }, { capabilities: { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } } });
+  private newClient({ Client }: ClientSdk, jsonSchemaValidator: LazyOutputValidators, onTransportError: (err: unknown) => void): Client {
+    const capabilities = { roots: { listChanged: false }, elicitation: { form: { applyDefaults: true }, url: {} } };
+    const client = new Client({ name: 'cortex-r', version: VERSION }, { capabilities, jsonSchemaValidator });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.roots.map(({ uri, name }) => ({ uri, name })) }));
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.answerElicitation(request.params, extra.signal));
     client.onerror = onTransportError;
@@ -307,6 +310,7 @@ export class ServerConnection {
       if (/maximum total timeout/i.test(errorMessage(err))) {
         throw new McpError(this.spec.id, `tool ${name} timed out: still working after ${maxTotalTimeoutMs} ms, the longest a call may take even while it reports progress`, { cause: err });
       }
+      if (err instanceof UnusableOutputSchemaError) throw new McpError(this.spec.id, `tool ${name}: ${err.message}`, { cause: err });
       // The SDK reports a result that breaks the protocol as a many-line schema dump; the model gets one line.
       const malformed = malformedResultMessage(err);
       if (malformed === undefined) throw err;

@@ -1,0 +1,58 @@
+// Tools' output-schema checks for the SDK v1 client, compiled on a tool's first call instead of when its server lists
+// it: a first question no longer waits for every listed tool's schema to compile (15 for math), and one tool's
+// broken schema fails that tool's calls before they are sent, as SDK v2 does (SEP-2106), not the server's whole listing.
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+
+type Compiled = { ok: true; check: JsonSchemaValidator<unknown> } | { ok: false; error: unknown };
+
+/** Most schemas kept compiled; past it the oldest is dropped (and compiled again if called again). */
+const MAX_COMPILED_SCHEMAS = 500;
+
+/** Most characters of the validator's own complaint kept in the message. */
+const MAX_REASON_CHARS = 300;
+
+/** A tool's output schema that the validator cannot compile; the call is not sent. */
+export class UnusableOutputSchemaError extends Error {
+  constructor(cause: unknown) {
+    const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ').slice(0, MAX_REASON_CHARS);
+    super(`its output schema cannot be used to check its results (${reason}), so it was not called`, { cause });
+    this.name = 'UnusableOutputSchemaError';
+  }
+}
+
+/** Wraps the SDK's validator provider (`inner`, its Ajv one) so each schema compiles once, on first use. */
+export class LazyOutputValidators implements jsonSchemaValidator {
+  private readonly compiled = new Map<string, Compiled>();
+
+  constructor(private readonly inner: jsonSchemaValidator) {}
+
+  /** What the SDK asks for on tools/list: a check that compiles `schema` the first time it runs. */
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let key: string | undefined;
+    return (input) => {
+      const compiled = this.compile((key ??= JSON.stringify(schema)), schema);
+      if (!compiled.ok) throw new UnusableOutputSchemaError(compiled.error);
+      return compiled.check(input) as ReturnType<JsonSchemaValidator<T>>;
+    };
+  }
+
+  /** Compiles `schema` before a call is sent. @throws UnusableOutputSchemaError when it cannot be compiled. */
+  prepare(schema: unknown): void {
+    if (!schema || typeof schema !== 'object') return;
+    const compiled = this.compile(JSON.stringify(schema), schema as JsonSchemaType);
+    if (!compiled.ok) throw new UnusableOutputSchemaError(compiled.error);
+  }
+
+  private compile(key: string, schema: JsonSchemaType): Compiled {
+    let compiled = this.compiled.get(key);
+    if (compiled) return compiled;
+    try {
+      compiled = { ok: true, check: this.inner.getValidator(schema) };
+    } catch (error) {
+      compiled = { ok: false, error };
+    }
+    if (this.compiled.size >= MAX_COMPILED_SCHEMAS) this.compiled.delete(this.compiled.keys().next().value!);
+    this.compiled.set(key, compiled);
+    return compiled;
+  }
+}
