@@ -44,6 +44,13 @@ export class LlmRequestError extends CortexError {
   }
 }
 
+/** No plan can run: the sandbox's worker cannot start on this machine (isolated-vm does not load); the message says how to fix it. */
+export class SandboxUnavailableError extends CortexError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('sandbox_unavailable', message, options);
+  }
+}
+
 /** An MCP server could not be started, crashed, or a tool call failed at the transport level. */
 export class McpError extends CortexError {
   constructor(

@@ -1,5 +1,5 @@
 // One attempt at a step: decide (the model writes solve()) → run it in the sandbox → judge the outcome → record it.
-import { errorMessage } from '../errors.js';
+import { errorMessage, SandboxUnavailableError } from '../errors.js';
 import { furtherOnLastStep, type CarriedResult } from '../model-messages.js';
 import type { PreparedCode } from '../reply/read-reply.js';
 import { modelWords } from '../reply/reply-turn.js';
@@ -128,6 +128,8 @@ export async function attempt(q: QuestionRun, at: AttemptAt): Promise<AttemptEnd
     ...(flowGuard ? { onUserAnswer: (answer: string, choices?: readonly string[]) => flowGuard.userAnswered(answer, choices) } : {}),
     ...(signal ? { signal } : {}),
   });
+  // A sandbox that cannot start fails every plan alike: the question ends here, saying how to fix it, spending no retry.
+  if (!result.ok && result.error.kind === 'unavailable') throw new SandboxUnavailableError(result.error.message);
   const sandboxMs = performance.now() - sandboxStarted;
   const attemptServers = [...q.chosen];
   // Perception guessed wrong: the plan called a tool only another server has, so the next attempt gets it.

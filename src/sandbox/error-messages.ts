@@ -57,6 +57,8 @@ function modelError(kind: WorkerErrorKind, detail: string, ctx: FailureContext):
     case 'cancelled':
       if (ctx.capHit) return { kind: 'call_cap', message: `${capMessage} solve() kept calling after the limit, so it was stopped.` };
       return { kind: 'tool_error', message: `solve() kept calling tools after its calls were refused, so it was stopped. Last refusal: ${ctx.lastRefusal ?? 'unknown'}` };
+    case 'unavailable':
+      return { kind, message: detail };
     case 'crash':
       return { kind, message: `The sandbox failed while running your code (${detail}). Simplify the code and try again.` };
   }

@@ -1,6 +1,8 @@
 // Loads isolated-vm for the Node.js that is running: one package.json installs the line built for each Node.
 import { createRequire } from 'node:module';
-import { CortexError } from '../errors.js';
+import { writeSync } from 'node:fs';
+import { CortexError, errorMessage } from '../errors.js';
+import { UNAVAILABLE_MARKER } from './protocol.js';
 
 /**
  * The packages tried, in order. package.json lists both as optional dependencies (npm aliases):
@@ -9,6 +11,9 @@ import { CortexError } from '../errors.js';
  * installed on the running Node (engine check, or a failed build of an optional package).
  */
 const ISOLATED_VM_PACKAGES = ['isolated-vm', 'isolated-vm-node20'] as const;
+
+/** Most characters kept of why one package did not load. */
+const MAX_FAILURE_CHARS = 400;
 
 /** The part of isolated-vm's API the sandbox uses (the same in 5.x and 6.x). */
 export interface IsolatedVm {
@@ -53,8 +58,23 @@ export function loadIsolatedVm(require: NodeJS.Require = createRequire(import.me
     try {
       return require(name) as IsolatedVm;
     } catch (err) {
-      failures.push(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      // Node's own message runs over lines ("… was compiled against a different Node.js version using …"): keep it whole.
+      const why = (err as { code?: unknown }).code === 'MODULE_NOT_FOUND' ? 'not installed' : errorMessage(err).replace(/\s+/g, ' ').slice(0, MAX_FAILURE_CHARS);
+      failures.push(`${name}: ${why}`);
     }
   }
   throw new IsolatedVmMissingError(failures);
+}
+
+/**
+ * In the worker process: the isolated-vm that loads; else the reason, as one UNAVAILABLE_MARKER line on stderr that
+ * the host reads (worker-process.ts), and exit. A stack trace would end in "Node.js v…", which says nothing.
+ */
+export function loadOrReport(load: () => IsolatedVm = loadIsolatedVm): IsolatedVm {
+  try {
+    return load();
+  } catch (err) {
+    writeSync(2, `${UNAVAILABLE_MARKER}${errorMessage(err).replace(/\s+/g, ' ')}\n`);
+    process.exit(1);
+  }
 }

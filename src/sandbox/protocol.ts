@@ -1,6 +1,8 @@
 // Messages between the host and the sandbox worker process (Node IPC, JSON); the host trusts none of them.
 /** Written to the worker's stderr just before it kills itself after isolated-vm's catastrophic error. */
 export const CATASTROPHIC_MARKER = 'CORTEX_SANDBOX_CATASTROPHIC';
+/** Starts the one stderr line a worker that cannot load isolated-vm writes before it exits; the rest says why. */
+export const UNAVAILABLE_MARKER = 'CORTEX_SANDBOX_UNAVAILABLE ';
 
 /**
  * How the code called: `mcp.call_tool` wants the raw CallToolResult, `tools.x` the parsed value,
@@ -32,9 +34,9 @@ export type HostMessage =
   | { type: 'pauseDeadline'; runId: number }
   | { type: 'resumeDeadline'; runId: number };
 
-/** Error kinds the worker can report; `cancelled` answers a host's cancel. */
+/** Error kinds the worker can report; `cancelled` answers a host's cancel, `unavailable` is read from its exit. */
 export type WorkerErrorKind =
-  | 'runtime' | 'tool_error' | 'call_cap' | 'timeout' | 'memory' | 'no_solve' | 'syntax' | 'output_limit' | 'cancelled' | 'crash';
+  | 'runtime' | 'tool_error' | 'call_cap' | 'timeout' | 'memory' | 'no_solve' | 'syntax' | 'output_limit' | 'cancelled' | 'crash' | 'unavailable';
 
 /** How solve() ended, as the worker saw it; `detail` is raw text the host turns into a message. */
 export type WorkerOutcome = { ok: true; value: string } | { ok: false; kind: WorkerErrorKind; detail: string };

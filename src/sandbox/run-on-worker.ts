@@ -204,6 +204,7 @@ export class WorkerRun {
   private readonly onExit = (exit: WorkerExit): void => {
     const how = exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
     if (exit.catastrophic) this.finish('memory', '', true);
+    else if (exit.unavailable) this.finish('unavailable', exit.unavailable, true);
     else this.finish('crash', `the worker process ended (${how})${lastLine(exit.stderrTail)}`, true);
   };
 

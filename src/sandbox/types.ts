@@ -39,6 +39,8 @@ export type SandboxErrorKind =
   | 'tool_error'
   | 'output_limit'
   | 'crash'
+  /** No code can run here: the worker cannot load isolated-vm (the message says how to fix it). Not the plan's fault. */
+  | 'unavailable'
   /** The question was cancelled (its signal aborted); the plan was stopped. */
   | 'cancelled';
 

@@ -1,6 +1,6 @@
 // Host-side handle on one sandbox worker process: spawn, IPC, exit detection, SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CATASTROPHIC_MARKER, parseWorkerMessage, type HostMessage, type WorkerMessage } from './protocol.js';
+import { CATASTROPHIC_MARKER, UNAVAILABLE_MARKER, parseWorkerMessage, type HostMessage, type WorkerMessage } from './protocol.js';
 
 /** Worker stderr kept for error messages (V8 prints its out-of-memory reports there). */
 const MAX_STDERR_TAIL_CHARS = 4_000;
@@ -11,6 +11,8 @@ export interface WorkerExit {
   signal: NodeJS.Signals | null;
   /** The worker reported isolated-vm's catastrophic (out-of-memory) error before it died. */
   catastrophic: boolean;
+  /** Why the worker could not load isolated-vm, when that is why it ended. */
+  unavailable: string | null;
   stderrTail: string;
 }
 
@@ -107,8 +109,14 @@ export class WorkerProcess {
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.exitInfo) return;
     process.off('exit', this.killOnHostExit);
-    this.exitInfo = { code, signal, catastrophic: this.stderrTail.includes(CATASTROPHIC_MARKER), stderrTail: this.stderrTail };
+    this.exitInfo = { code, signal, catastrophic: this.stderrTail.includes(CATASTROPHIC_MARKER), unavailable: unavailableReason(this.stderrTail), stderrTail: this.stderrTail };
     for (const l of [...this.listeners]) l.exit(this.exitInfo);
     this.listeners.clear();
   }
+}
+
+/** The reason on a worker's UNAVAILABLE_MARKER line, if it wrote one. */
+function unavailableReason(stderr: string): string | null {
+  const line = stderr.split('\n').find((l) => l.startsWith(UNAVAILABLE_MARKER));
+  return line ? line.slice(UNAVAILABLE_MARKER.length).trim() : null;
 }

@@ -1,9 +1,9 @@
 // Entry of the disposable sandbox worker process (`node --no-node-snapshot worker.js`): holds the isolates.
 import { startIsolateRun, type ActiveRun } from './isolate-run.js';
-import { loadIsolatedVm } from './load-ivm.js';
+import { loadOrReport } from './load-ivm.js';
 import type { HostMessage, WorkerMessage } from './protocol.js';
 
-const ivm = loadIsolatedVm();
+const ivm = loadOrReport();
 
 let active: ActiveRun | null = null;
 

@@ -20,6 +20,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   session_busy: 409,
   session_not_found: 404,
   llm_unavailable: 503,
+  sandbox_unavailable: 503,
   llm_request: 502,
   mcp: 502,
   config: 500,

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SandboxResult } from '../../src/sandbox/types.js';
 import { MAX_NEWEST_RESULT_CHARS } from '../../src/agent/decision.js';
 import type { AgentOptions } from '../../src/agent/types.js';
-import { LlmRequestError } from '../../src/errors.js';
+import { LlmRequestError, SandboxUnavailableError } from '../../src/errors.js';
 import type { ScriptedTurn } from '../helpers/scripted-llm.js';
 import { SessionMemory } from '../../src/memory/session-memory.js';
 import { call, catalogueSection, errorResult, okResult, perceptionJson, plan, setupRun, TOOLS, type SandboxTurn } from './fakes.js';
@@ -193,6 +193,17 @@ describe('runAgent', () => {
     expect(retryPrompt).toContain('trying add');
     expect(llm.requests[1]!.prompt).not.toContain('BROKEN');
     expect(sandbox.runs).toHaveLength(2);
+  });
+
+  it('ends the question with how to fix it when the sandbox cannot start, spending no retry', async () => {
+    const reason = 'isolated-vm could not be loaded on Node 22.23.5 (…). Reinstall with the Node you run Cortex-R with: npm run setup (docs/node-versions.md).';
+    const unavailable: SandboxResult = { ok: false, error: { kind: 'unavailable', message: reason }, logs: [], calls: [], ms: 5 };
+    const { llm, sandbox, run } = setup([perceptionJson(['math']), plan('return "5";'), plan('return "5";')], [unavailable, okResult('FINAL_ANSWER: 5')]);
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxUnavailableError);
+    expect((error as Error).message).toBe(reason);
+    expect(sandbox.runs).toHaveLength(1);
+    expect(llm.requests).toHaveLength(2);
   });
 
   it('takes a value with neither prefix as the answer', async () => {
