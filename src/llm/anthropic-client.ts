@@ -3,13 +3,12 @@ import { baseUrlOf, findKey } from './provider-endpoint.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelConfig } from '../config/models.js';
-import { LlmRequestError, LlmUnavailableError } from '../errors.js';
+import { LlmRequestError } from '../errors.js';
 import { boundedFetch } from './bounded-fetch.js';
-import { DEFAULT_MODEL_SETTING } from './check-model.js';
 import { readStream, type StreamTuning } from './read-stream.js';
-import { requestWithRetries, type RetryTuning } from './retry.js';
+import { hostedConnection } from './hosted-connection.js';
+import type { RetryTuning } from './retry.js';
 import { applyModelSettings } from './model-settings.js';
-import { describeSdkFailure } from './sdk-failure.js';
 import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
 const PROVIDER = 'anthropic';
@@ -58,46 +57,24 @@ export function createAnthropicClient(
   tuning?: RetryTuning & StreamTuning,
   options: { setting?: string } = {},
 ): AnthropicClient {
-  const baseUrl = anthropicBaseUrl(config, env);
-  const found = findAnthropicKey(config, env);
-  if (!found && baseUrl === ANTHROPIC_DEFAULT_BASE_URL) {
-    const named = config.api_key_env ? `${config.api_key_env}, ` : '';
-    throw new LlmUnavailableError(
-      `Anthropic needs an API key: export ANTHROPIC_API_KEY=<key> (looked in ${named}${ANTHROPIC_KEY_VARIABLE}; get a key at https://console.anthropic.com).`,
-    );
-  }
-  const setting = options.setting ?? DEFAULT_MODEL_SETTING;
-  // Loaded on the first request. The key is passed explicitly, so the SDK reads no profile or credential file;
-  // its own retries are off: ours count.
-  let sdk: Promise<Anthropic> | undefined;
-  const connect = () =>
-    (sdk ??= import('@anthropic-ai/sdk').then(
-      ({ default: Sdk }) =>
-        new Sdk({ apiKey: found?.key ?? 'no-key', baseURL: baseUrl, maxRetries: 0, timeout: config.timeout_ms, fetch: boundedFetch(undefined) }),
-    ));
-
-  const run = <T>(attempt: (api: Anthropic, signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, model: string, onProgress?: GenerateRequest['onProgress'], listing = false) =>
-    requestWithRetries({
+  // The key is passed explicitly, so the SDK reads no profile or credential file.
+  const { baseUrl, keySource, setting, run } = hostedConnection<Anthropic>(
+    {
       provider: PROVIDER,
-      timeoutMs: config.timeout_ms,
-      maxRetries: config.max_retries,
-      signal,
-      tuning,
-      ...(onProgress ? { onProgress } : {}),
-      attempt: async (attemptSignal) => attempt(await connect(), attemptSignal),
-      describe: (err) =>
-        describeSdkFailure(err, {
-          provider: PROVIDER,
-          title: 'Anthropic',
-          endpoint: baseUrl,
-          keySource: found?.source,
-          endpointSetting: 'ANTHROPIC_BASE_URL / base_url in models.yaml',
-          model,
-          setting,
-          secret: found?.key,
-          listModels: listing ? async () => [] : () => listModels(),
-        }),
-    });
+      title: 'Anthropic',
+      keyVariable: ANTHROPIC_KEY_VARIABLE,
+      baseUrlVariable: 'ANTHROPIC_BASE_URL',
+      defaultBaseUrl: ANTHROPIC_DEFAULT_BASE_URL,
+      missingKey: (looked) => `Anthropic needs an API key: export ANTHROPIC_API_KEY=<key> (looked in ${looked}; get a key at https://console.anthropic.com).`,
+      load: async (key, url) => {
+        const { default: Sdk } = await import('@anthropic-ai/sdk');
+        return new Sdk({ apiKey: key ?? 'no-key', baseURL: url, maxRetries: 0, timeout: config.timeout_ms, fetch: boundedFetch(undefined) });
+      },
+    },
+    config,
+    env,
+    { ...(tuning ? { tuning } : {}), ...(options.setting ? { setting: options.setting } : {}), listModels: () => listModels() },
+  );
 
   const listModels = async (opts: { signal?: AbortSignal } = {}): Promise<ProviderModel[]> => {
     const { value } = await run(
@@ -122,7 +99,7 @@ export function createAnthropicClient(
     provider: PROVIDER,
     model: config.model,
     baseUrl,
-    keySource: found?.source,
+    keySource,
     setting,
     listModels,
 

@@ -3,14 +3,13 @@ import { baseUrlOf, findKey } from './provider-endpoint.js';
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ModelConfig } from '../config/models.js';
-import { LlmRequestError, LlmUnavailableError } from '../errors.js';
+import { LlmRequestError } from '../errors.js';
 import { boundedFetch } from './bounded-fetch.js';
-import { DEFAULT_MODEL_SETTING } from './check-model.js';
 import { embedInBatches } from './embed-in-batches.js';
 import { readStream, type StreamTuning } from './read-stream.js';
-import { requestWithRetries, type RetryTuning } from './retry.js';
+import { hostedConnection } from './hosted-connection.js';
+import type { RetryTuning } from './retry.js';
 import { applyModelSettings } from './model-settings.js';
-import { describeSdkFailure } from './sdk-failure.js';
 import type { EmbedResult, GenerateRequest, GenerateResult, LlmClient, ProviderModel } from './types.js';
 
 const PROVIDER = 'openai';
@@ -55,45 +54,25 @@ export function createOpenAiClient(
   tuning?: RetryTuning & StreamTuning,
   options: { setting?: string } = {},
 ): OpenAiClient {
-  const baseUrl = openAiBaseUrl(config, env);
-  const found = findOpenAiKey(config, env);
-  if (!found && baseUrl === OPENAI_DEFAULT_BASE_URL) {
-    const named = config.api_key_env ? `${config.api_key_env}, ` : '';
-    throw new LlmUnavailableError(
-      `OpenAI needs an API key: export OPENAI_API_KEY=<key> (looked in ${named}${OPENAI_KEY_VARIABLE}), or set OPENAI_BASE_URL to a local OpenAI-compatible server such as http://127.0.0.1:1234/v1.`,
-    );
-  }
-  const setting = options.setting ?? DEFAULT_MODEL_SETTING;
-  // Loaded on the first request, so a user of another provider never loads it. The SDK's own retries are off: ours count.
-  let sdk: Promise<OpenAI> | undefined;
-  const connect = () =>
-    (sdk ??= import('openai').then(
-      ({ default: Sdk }) => new Sdk({ apiKey: found?.key ?? NO_KEY, baseURL: baseUrl, maxRetries: 0, timeout: config.timeout_ms, fetch: boundedFetch(undefined) }),
-    ));
-
-  const run = <T>(attempt: (api: OpenAI, signal: AbortSignal) => Promise<T>, signal: AbortSignal | undefined, model: string, onProgress?: GenerateRequest['onProgress'], listing = false) =>
-    requestWithRetries({
+  // Loaded on the first request, so a user of another provider never loads it.
+  const { baseUrl, keySource, setting, run } = hostedConnection<OpenAI>(
+    {
       provider: PROVIDER,
-      timeoutMs: config.timeout_ms,
-      maxRetries: config.max_retries,
-      signal,
-      tuning,
-      ...(onProgress ? { onProgress } : {}),
-      attempt: async (attemptSignal) => attempt(await connect(), attemptSignal),
-      describe: (err) =>
-        describeSdkFailure(err, {
-          provider: PROVIDER,
-          title: 'the OpenAI-compatible server',
-          endpoint: baseUrl,
-          keySource: found?.source,
-          endpointSetting: 'OPENAI_BASE_URL / base_url in models.yaml',
-          model,
-          setting,
-          secret: found?.key,
-          // While listing, a 404 must not list again.
-          listModels: listing ? async () => [] : () => listModels(),
-        }),
-    });
+      title: 'the OpenAI-compatible server',
+      keyVariable: OPENAI_KEY_VARIABLE,
+      baseUrlVariable: 'OPENAI_BASE_URL',
+      defaultBaseUrl: OPENAI_DEFAULT_BASE_URL,
+      missingKey: (looked) =>
+        `OpenAI needs an API key: export OPENAI_API_KEY=<key> (looked in ${looked}), or set OPENAI_BASE_URL to a local OpenAI-compatible server such as http://127.0.0.1:1234/v1.`,
+      load: async (key, url) => {
+        const { default: Sdk } = await import('openai');
+        return new Sdk({ apiKey: key ?? NO_KEY, baseURL: url, maxRetries: 0, timeout: config.timeout_ms, fetch: boundedFetch(undefined) });
+      },
+    },
+    config,
+    env,
+    { ...(tuning ? { tuning } : {}), ...(options.setting ? { setting: options.setting } : {}), listModels: () => listModels() },
+  );
 
   const listModels = async (opts: { signal?: AbortSignal } = {}): Promise<ProviderModel[]> => {
     const { value } = await run(
@@ -117,7 +96,7 @@ export function createOpenAiClient(
     provider: PROVIDER,
     model: config.model,
     baseUrl,
-    keySource: found?.source,
+    keySource,
     setting,
     listModels,
 

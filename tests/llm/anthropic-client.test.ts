@@ -78,6 +78,7 @@ describe('createAnthropicClient', () => {
   it('refuses to start without a key, naming the variable', () => {
     expect(() => createAnthropicClient(modelConfig(), {})).toThrow(LlmUnavailableError);
     expect(() => createAnthropicClient(modelConfig(), {})).toThrow(/export ANTHROPIC_API_KEY=<key>/);
+    expect(() => createAnthropicClient(modelConfig({ api_key_env: 'TEAM_KEY' }), { TEAM_KEY: ' ' })).toThrow(/looked in TEAM_KEY, ANTHROPIC_API_KEY;/);
   });
 
   it('points at the key variable when the API rejects it, without retrying', async () => {

@@ -72,6 +72,7 @@ describe('createOpenAiClient', () => {
   it('refuses to use OpenAI itself without a key, naming the variables', () => {
     expect(() => createOpenAiClient(modelConfig(), {})).toThrow(LlmUnavailableError);
     expect(() => createOpenAiClient(modelConfig(), {})).toThrow(/OPENAI_API_KEY=<key>.*OPENAI_BASE_URL/);
+    expect(() => createOpenAiClient(modelConfig({ api_key_env: 'TEAM_KEY' }), {})).toThrow(/looked in TEAM_KEY, OPENAI_API_KEY\)/);
   });
 
   it('points at the key variable when the server rejects it, never shows the key, and does not retry', async () => {
