@@ -6,6 +6,18 @@ import { build } from 'esbuild';
 
 const EXTERNAL = ['@babel/parser', 'isolated-vm', 'isolated-vm-node20', '@napi-rs/canvas', 'faiss-node', 'esbuild', 'jimp', 'pdfjs-dist', 'jsdom', 'mammoth', '@mozilla/readability', 'cheerio', 'turndown'];
 
+/**
+ * zod 4 re-exports its 64 locales as one namespace (`z.locales`), which no bundler can shake when the whole `z` is
+ * imported, as the SDK does: about 0.36 MB of error messages in other languages that every start compiled. Nothing of ours
+ * picks a locale, so the index offers English, the one zod itself installs (zod issues #6050, #5665).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
+  },
+};
+
 // Emptied first: chunk names carry content hashes, so every earlier build's chunks would otherwise stay behind.
 rmSync('dist/bundle', { recursive: true, force: true });
 
@@ -26,5 +38,6 @@ await build({
   external: EXTERNAL,
   // Bundled CommonJS dependencies call require(); give them one.
   banner: { js: "import { createRequire as __cortexRequire } from 'node:module'; const require = __cortexRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
   logLevel: 'warning',
 });
