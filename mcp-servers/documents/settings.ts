@@ -6,7 +6,7 @@ import { IndexerSettings } from '../../src/rag/indexer-settings.js';
 export interface DocumentsSettings {
   /** How the folder is indexed: CORTEX_DOCUMENTS_DIR, CORTEX_FAISS_DIR, CORTEX_EMBEDDING… (see IndexerSettings.fromEnv). */
   indexer: IndexerSettings;
-  /** CORTEX_INDEX_AT_START: 1 (default) indexes in the background at start; 0 waits for the first search. */
+  /** CORTEX_INDEX_AT_START: 1 (default) indexes in the background once the client has initialized; 0 waits for the first search. */
   indexAtStart: boolean;
 }
 

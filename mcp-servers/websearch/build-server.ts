@@ -2,7 +2,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerDownloadTool } from './download-tool.js';
 import { DEFAULT_PARSE_TIMEOUT_MS, workerParseRunner, type ParseRunner } from './parse-in-worker.js';
-import { DEFAULT_MAX_PAGE_CHARS } from './page-text.js';
 import { SlidingWindowRateLimiter } from './rate-limiter.js';
 import {
   DEFAULT_FETCH_TIMEOUT_MS,
@@ -12,6 +11,7 @@ import {
   type HostResolver,
 } from '../../src/net/safe-fetch.js';
 import { registerSearchTool } from './search-tool.js';
+import { DEFAULT_MAX_PAGE_CHARS } from './websearch-context.js';
 import { VERSION } from '../../src/version.js';
 
 /** Server name reported in the MCP initialize handshake. */

@@ -2,9 +2,7 @@
 // forms, embeds, hidden parts) left out, whitespace normalised, blocks on their own lines.
 import { load } from 'cheerio/slim';
 import { countHtmlElements, MAX_TREE_ELEMENTS, streamHtmlText } from '../../src/net/html-element-budget.js';
-
-/** Longest text returned to the model, in characters (the original server's 8,000). */
-export const DEFAULT_MAX_PAGE_CHARS = 8_000;
+import { DEFAULT_MAX_PAGE_CHARS } from './websearch-context.js';
 
 /** Elements whose content is never page text: code, styling, site chrome, forms and embedded documents. */
 const SKIPPED_ELEMENTS = new Set([

@@ -1,15 +1,8 @@
-// Parses a DuckDuckGo HTML-endpoint result page with cheerio and formats the results for the model as the original did.
+// Parses a DuckDuckGo HTML-endpoint result page with cheerio (in the parse worker; the text for the model is search-results-text.ts).
 import { load } from 'cheerio/slim';
+import type { SearchResult } from './search-results-text.js';
 
-/** One organic (non-ad) search result. */
-export interface SearchResult {
-  /** 1-based rank among the returned results. */
-  position: number;
-  title: string;
-  /** The target page, with DuckDuckGo's redirect (//duckduckgo.com/l/?uddg=…) decoded. */
-  url: string;
-  snippet: string;
-}
+export { formatSearchResults, noResultsMessage, type SearchResult } from './search-results-text.js';
 
 /** What a result page turned out to be. */
 export type ParsedResultsPage =
@@ -72,19 +65,4 @@ export function parseResultsPage(html: string, maxResults: number): ParsedResult
   if ($('#challenge-form, .anomaly-modal__modal, form[action*="anomaly"]').length > 0) return { kind: 'bot_check' };
   if ($('.no-results, .result--no-result').length > 0 || $('#links, .results').length > 0) return { kind: 'no_results' };
   return { kind: 'unrecognised' };
-}
-
-/**
- * The results as the original server wrote them for the model:
- * "Found N search results:\n\n1. Title\n   URL: …\n   Summary: …", a blank line between results.
- */
-export function formatSearchResults(results: readonly SearchResult[]): string {
-  const lines = [`Found ${results.length} search results:`, ''];
-  for (const r of results) lines.push(`${r.position}. ${r.title}`, `   URL: ${r.url}`, `   Summary: ${r.snippet}`, '');
-  return lines.join('\n').trimEnd();
-}
-
-/** The message for a search that found nothing (a success: the model should rephrase, not retry the same call). */
-export function noResultsMessage(query: string): string {
-  return `No results were found for "${query}". Try different or fewer words.`;
 }

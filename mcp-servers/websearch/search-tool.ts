@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { exampleMeta } from '../shared/example-meta.js';
 import { toolError } from '../shared/tool-result.js';
 import { safeFetch } from '../../src/net/safe-fetch.js';
-import { formatSearchResults, noResultsMessage, type SearchResult } from './search-results.js';
+import { formatSearchResults, noResultsMessage, type SearchResult } from './search-results-text.js';
 import { WebFetchError } from '../../src/net/web-fetch-error.js';
 import { takeRateSlot, type WebsearchContext } from './websearch-context.js';
 

@@ -3,6 +3,12 @@ import { SlidingWindowRateLimiter } from './rate-limiter.js';
 import type { ParseRunner } from './parse-in-worker.js';
 import type { SafeFetchOptions } from '../../src/net/safe-fetch.js';
 
+/**
+ * Longest text returned to the model, in characters (the original server's 8,000). Here, not in page-text.ts, so the
+ * server's main thread does not load the HTML parser just for this number.
+ */
+export const DEFAULT_MAX_PAGE_CHARS = 8_000;
+
 /** Built once per server by buildWebsearchServer and handed to each tool. */
 export interface WebsearchContext {
   /** The DuckDuckGo HTML endpoint (or a stand-in speaking its format). */
