@@ -1,5 +1,5 @@
 // What reads the documents folder (extractor, image reader, embedder, index), loaded and opened on first use, not at start.
-import { createDocumentLibrary, type DocumentLibrary } from '../../src/rag/document-library.js';
+import type { DocumentLibrary } from '../../src/rag/document-library.js';
 import type { IndexerSettings } from '../../src/rag/indexer-settings.js';
 import type { ExtractionResult, Extractor } from '../../src/rag/types.js';
 import { errorMessage } from '../../src/errors.js';
@@ -47,7 +47,11 @@ export function openReadingStack(indexer: IndexerSettings, log: (line: string) =
   };
   const { documentsDir, indexDir, chunking, vectorWeight } = indexer;
   const library = createLazyLibrary(async () => {
-    const [{ chunkingLlm }, { openEmbedder }] = await Promise.all([import('../../src/rag/index-folder.js'), import('../../src/rag/embed/open-embedder.js')]);
+    const [{ chunkingLlm }, { openEmbedder }, { createDocumentLibrary }] = await Promise.all([
+      import('../../src/rag/index-folder.js'),
+      import('../../src/rag/embed/open-embedder.js'),
+      import('../../src/rag/document-library.js'),
+    ]);
     return createDocumentLibrary({
       documentsDir,
       indexDir,

@@ -2,7 +2,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { errorMessage } from '../../src/errors.js';
-import { DEFAULT_SEARCH_K, type DocumentLibrary, MAX_SEARCH_K } from '../../src/rag/document-library.js';
+import type { DocumentLibrary } from '../../src/rag/document-library.js';
+import { DEFAULT_SEARCH_K, MAX_SEARCH_K } from '../../src/rag/search/search-k.js';
 import { exampleMeta } from '../shared/example-meta.js';
 import { toolError, toolResult } from '../shared/tool-result.js';
 

@@ -13,14 +13,11 @@ import { isIgnoredName, MAX_SCAN_DEPTH } from './index/scan-documents.js';
 import { formatSearchResults } from './search/format-results.js';
 import { bm25Search, retrieve, type RetrieverName, type SearchHit } from './search/retrievers.js';
 import { loadSearchIndex, type SearchIndex } from './search/search-index.js';
+import { DEFAULT_SEARCH_K, MAX_SEARCH_K } from './search/search-k.js';
 import type { Extractor } from './types.js';
 
-/** Most results one search returns. */
-export const MAX_SEARCH_K = 20;
 /** Folders watched at most (one inotify watch each); a larger tree is checked on every search instead. */
 export const MAX_WATCHED_FOLDERS = 4_096;
-/** Results when the caller does not say. */
-export const DEFAULT_SEARCH_K = 5;
 
 export interface DocumentLibraryOptions {
   documentsDir: string;

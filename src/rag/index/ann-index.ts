@@ -1,9 +1,7 @@
 // The approximate faiss index (IVF, inverted lists over k-means cells) built beside index.bin for large indexes: ann.bin.
-import { createRequire } from 'node:module';
+import { faiss } from './faiss.js';
 import type { FaissIndex } from './flat-index-file.js';
 
-type FaissModule = typeof import('faiss-node');
-const faiss: FaissModule = createRequire(import.meta.url)('faiss-node') as FaissModule;
 /** Any faiss index faiss-node can search (IndexIVFFlat here). */
 export type AnnIndex = Pick<FaissIndex, 'search' | 'ntotal'>;
 
@@ -48,7 +46,7 @@ export function wantsAnnIndex(count: number, model: string): boolean {
 export function encodeAnnFile(generation: number, dimension: number, vectors: Float32Array): Buffer {
   const count = vectors.length / dimension;
   const cells = cellsFor(count);
-  const index = faiss.Index.fromFactory(dimension, `IVF${cells},Flat`, faiss.MetricType.METRIC_INNER_PRODUCT);
+  const index = faiss().Index.fromFactory(dimension, `IVF${cells},Flat`, faiss().MetricType.METRIC_INNER_PRODUCT);
   const sampleSize = Math.min(count, cells * TRAINING_POINTS_PER_CELL);
   const step = count / sampleSize;
   const sample: number[] = [];
@@ -74,7 +72,7 @@ export function decodeAnnFile(bytes: Buffer, generation: number, count: number):
   if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 4) !== MAGIC) return null;
   if (bytes.readUInt32LE(4) !== generation || bytes.readUInt32LE(8) !== count) return null;
   try {
-    const index = faiss.Index.fromBuffer(bytes.subarray(HEADER_BYTES));
+    const index = faiss().Index.fromBuffer(bytes.subarray(HEADER_BYTES));
     return index.ntotal() === count ? index : null;
   } catch {
     return null;

@@ -1,10 +1,7 @@
 // Reads and writes faiss IndexFlatIP files (index.bin) directly, so vectors never go through faiss-node's slow JS-array add().
-import { createRequire } from 'node:module';
 import { CortexError } from '../../errors.js';
+import { faiss, type FaissModule } from './faiss.js';
 
-type FaissModule = typeof import('faiss-node');
-/** faiss-node is CommonJS with a native addon; loaded with require so ESM interop cannot get in the way. */
-const faiss: FaissModule = createRequire(import.meta.url)('faiss-node') as FaissModule;
 export type FaissIndex = InstanceType<FaissModule['IndexFlatIP']>;
 
 /** faiss's four-character code for IndexFlatIP (IndexFlatL2 is "IxF2"). */
@@ -73,7 +70,7 @@ export function decodeFlatIndex(bytes: Uint8Array): { dimension: number; count: 
 /** A faiss IndexFlatIP loaded from index.bin bytes (faiss itself parses them). @throws FlatIndexFormatError */
 export function loadFaissIndex(bytes: Buffer): FaissIndex {
   try {
-    return faiss.IndexFlatIP.fromBuffer(bytes);
+    return faiss().IndexFlatIP.fromBuffer(bytes);
   } catch (err) {
     throw new FlatIndexFormatError(`faiss could not read index.bin: ${(err as Error).message}`);
   }
@@ -81,7 +78,7 @@ export function loadFaissIndex(bytes: Buffer): FaissIndex {
 
 /** A new, empty faiss IndexFlatIP (faiss-node's own add/toBuffer; used to check the encoder against faiss). */
 export function newFaissIndex(dimension: number): FaissIndex {
-  return new faiss.IndexFlatIP(dimension);
+  return new (faiss().IndexFlatIP)(dimension);
 }
 
 let encoderChecked = false;
