@@ -19,6 +19,23 @@ const zodEnglishOnly = {
   },
 };
 
+/** The SDK's client module (its `Client` builds an ajv validator unless given one, and we always give one). */
+const SDK_CLIENT = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]index\.js$/;
+
+/**
+ * For the CLI: the SDK client's own import of its ajv validator becomes the same validator loaded on first use, since
+ * our client passes its own (src/mcp/output-validators.ts, which imports ajv while a server starts). So a stdio
+ * server's spawn does not wait for ajv's 0.3 MB to be compiled.
+ */
+const clientAjvOnUse = {
+  name: 'client-ajv-on-use',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, ({ importer }) =>
+      SDK_CLIENT.test(importer) ? { path: resolve('dist/mcp-servers/shared/lazy-ajv-validator.js') } : undefined,
+    );
+  },
+};
+
 /** The SDK's server modules: serverOnlyWhatRuns redirects only what they import. */
 const SDK_SERVER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/;
 const ZOD3_REFUSED = "throw new Error('Cortex-R servers are built for zod 4 schemas; a zod 3 schema reached the SDK')";
@@ -60,7 +77,7 @@ const COMMON = {
 rmSync('dist/bundle', { recursive: true, force: true });
 
 await Promise.all([
-  build({ ...COMMON, entryPoints: { cli: 'dist/src/cli.js' }, plugins: [zodEnglishOnly] }),
+  build({ ...COMMON, entryPoints: { cli: 'dist/src/cli.js' }, plugins: [zodEnglishOnly, clientAjvOnUse] }),
   // A build of their own (chunks named apart), so what is left out of the servers stays in the CLI.
   build({
     ...COMMON,

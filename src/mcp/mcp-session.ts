@@ -51,7 +51,7 @@ export function legacySession(client: Client, protocolVersion: string, validator
     // A tool whose output schema cannot be compiled is not called. A task-only tool is created as a task and followed
     // to its result; others are called directly.
     callTool: async (params, options, definition) => {
-      validators.prepare(definition?.outputSchema);
+      await validators.prepare(definition?.outputSchema);
       return isTaskOnly(definition) ? callAsTask(client, params, options) : client.callTool(params, undefined, options);
     },
     readResource: (params, options) => client.readResource(params, options),

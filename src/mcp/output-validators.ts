@@ -7,7 +7,6 @@ type Compiled = { ok: true; check: JsonSchemaValidator<unknown> } | { ok: false;
 
 /** Most schemas kept compiled; past it the oldest is dropped (and compiled again if called again). */
 const MAX_COMPILED_SCHEMAS = 500;
-
 /** Most characters of the validator's own complaint kept in the message. */
 const MAX_REASON_CHARS = 300;
 
@@ -20,34 +19,52 @@ export class UnusableOutputSchemaError extends Error {
   }
 }
 
-/** Wraps the SDK's validator provider (`inner`, its Ajv one) so each schema compiles once, on first use. */
+/**
+ * The client's `jsonSchemaValidator`: each schema compiles once, on first use, with the validator `load` gives (the
+ * SDK's ajv one, whose code is imported then). `prepare` runs before each call, so the check that follows its result
+ * always finds the validator loaded and the schema compiled.
+ */
 export class LazyOutputValidators implements jsonSchemaValidator {
   private readonly compiled = new Map<string, Compiled>();
+  private loading: Promise<jsonSchemaValidator> | undefined;
+  private inner: jsonSchemaValidator | undefined;
 
-  constructor(private readonly inner: jsonSchemaValidator) {}
+  constructor(private readonly load: () => Promise<jsonSchemaValidator>) {}
+
+  /** Starts loading the validator, so a later `prepare` does not wait for it. */
+  warm(): void {
+    this.loaded().catch(() => undefined);
+  }
 
   /** What the SDK asks for on tools/list: a check that compiles `schema` the first time it runs. */
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     let key: string | undefined;
     return (input) => {
-      const compiled = this.compile((key ??= JSON.stringify(schema)), schema);
+      // Not prepared (cannot happen through the session): refuse the result rather than pass it unchecked.
+      if (!this.inner) throw new Error('the output-schema checker is not loaded');
+      const compiled = this.compile(this.inner, (key ??= JSON.stringify(schema)), schema);
       if (!compiled.ok) throw new UnusableOutputSchemaError(compiled.error);
       return compiled.check(input) as ReturnType<JsonSchemaValidator<T>>;
     };
   }
 
   /** Compiles `schema` before a call is sent. @throws UnusableOutputSchemaError when it cannot be compiled. */
-  prepare(schema: unknown): void {
+  async prepare(schema: unknown): Promise<void> {
     if (!schema || typeof schema !== 'object') return;
-    const compiled = this.compile(JSON.stringify(schema), schema as JsonSchemaType);
+    const compiled = this.compile(await this.loaded(), JSON.stringify(schema), schema as JsonSchemaType);
     if (!compiled.ok) throw new UnusableOutputSchemaError(compiled.error);
   }
 
-  private compile(key: string, schema: JsonSchemaType): Compiled {
+  private loaded(): Promise<jsonSchemaValidator> {
+    this.loading ??= this.load().then((inner) => (this.inner = inner));
+    return this.loading;
+  }
+
+  private compile(inner: jsonSchemaValidator, key: string, schema: JsonSchemaType): Compiled {
     let compiled = this.compiled.get(key);
     if (compiled) return compiled;
     try {
-      compiled = { ok: true, check: this.inner.getValidator(schema) };
+      compiled = { ok: true, check: inner.getValidator(schema) };
     } catch (error) {
       compiled = { ok: false, error };
     }

@@ -9,7 +9,7 @@ import type { ServerSpec } from '../config/server-spec.js';
 import { McpError, errorMessage } from '../errors.js';
 import { authMessage, hasAuthorizationHeader, isAuthFailure, isBrokenSocket } from './call-failure.js';
 import { CallClock, sdkBackstopMs } from './call-clock.js';
-import { clientSdk, type ClientSdk } from './client-sdk.js';
+import { clientSdk, httpClientSdk, sdkSchemaValidator, type ClientSdk, type HttpClientSdk } from './client-sdk.js';
 import { answerElicitation, type Elicit } from './elicitation.js';
 import { oauthProviderFor } from './oauth/provider.js';
 import type { OAuthStore } from './oauth/store.js';
@@ -149,11 +149,12 @@ export class ServerConnection {
 
   /** Connects with the SDK v1 client (protocol 2025-11-25 and older): each transport in turn; throws the last failure. */
   private async connectLegacy(limitMs: number, signal: AbortSignal, keepError: (err: unknown) => void): Promise<McpSession> {
-    const sdk = await clientSdk();
-    const attempts = this.transportAttempts(sdk);
+    const remote = this.spec.transport === 'http' || this.spec.transport === 'sse';
+    const [sdk, http] = await Promise.all([clientSdk(), remote ? httpClientSdk() : undefined]);
+    const attempts = this.transportAttempts(sdk, http);
     let socketRetried = false;
     for (let i = 0; i < attempts.length; i++) {
-      const validators = new LazyOutputValidators(new sdk.AjvJsonSchemaValidator());
+      const validators = new LazyOutputValidators(sdkSchemaValidator);
       const client = this.newClient(sdk, validators, keepError);
       const transport = attempts[i]!();
       this.client = client;
@@ -170,7 +171,10 @@ export class ServerConnection {
       try {
         // The SDK bounds only the initialize request; opening the transport (an SSE stream that never names its
         // endpoint, an OAuth refresh) is bounded here, by the same deadline.
-        await untilAborted(client.connect(transport, { timeout: limitMs, signal }), signal);
+        const connecting = client.connect(transport, { timeout: limitMs, signal });
+        // The schema checker loads while the server starts (spawned just now), not between its list and a first call.
+        validators.warm();
+        await untilAborted(connecting, signal);
         return legacySession(client, agreed, validators);
       } catch (err) {
         if (signal.aborted || this.stopped || isAuthFailure(err)) throw authMessage(this.spec, err) ?? err;
@@ -242,9 +246,10 @@ export class ServerConnection {
   }
 
   /** Transports to try in order: one for stdio and sse, Streamable HTTP then SSE for http. */
-  private transportAttempts({ SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport }: ClientSdk): Array<() => Transport> {
+  private transportAttempts({ StdioClientTransport }: ClientSdk, http: HttpClientSdk | undefined): Array<() => Transport> {
     const { spec } = this;
-    if (spec.transport === 'http' || spec.transport === 'sse') {
+    if (http) {
+      const { SSEClientTransport, StreamableHTTPClientTransport } = http;
       const url = new URL(spec.url!);
       const requestInit = { headers: spec.headers ?? {} };
       const auth = this.signIn();
