@@ -1,5 +1,6 @@
 // Entry of the disposable sandbox worker process (`node --no-node-snapshot worker.js`): holds the isolates.
 import { disposeQuietly, freshIsolate, startIsolateRun, type ActiveRun, type FreshIsolate } from './isolate-run.js';
+import { resolveLimits } from './limits.js';
 import { loadIsolatedVm } from './load-ivm.js';
 import type { HostMessage, WorkerMessage } from './protocol.js';
 
@@ -82,3 +83,5 @@ process.on('message', (message) => onMessage(message as HostMessage));
 process.on('disconnect', () => process.exit(0));
 // isolated-vm may reject promises into a disposed isolate; that is expected at the end of a cut-short run.
 process.on('unhandledRejection', () => undefined);
+// The first run's isolate is made early too, with the default memory limit: the worker starts while the model answers.
+prepareSpare(resolveLimits().memoryMb);
