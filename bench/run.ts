@@ -1,4 +1,5 @@
 // `npm run bench`: runs every benchmark, prints one JSON line per figure, then a markdown summary.
+// `npm run bench -- serve --against DIR` also serves from the built checkout DIR and compares the two, alternated.
 import { cpus, totalmem } from 'node:os';
 import type { Figure } from './stats.js';
 
@@ -9,13 +10,18 @@ const BENCHES: Array<[string, () => Promise<Figure[]>]> = [
   ['rag', async () => (await import('./rag.js')).runRagBench()],
   ['reply-corpus', async () => (await import('./reply-corpus.js')).runReplyCorpusBench()],
   ['images', async () => (await import('./images.js')).runImagesBench()],
-  ['serve', async () => (await import('./serve.js')).runServeBench()],
+  ['serve', async () => [...(await (await import('./serve.js')).runServeBench()), ...(against ? await (await import('./serve-pair.js')).runServePairBench(against) : [])]],
   ['hostile-documents', async () => (await import('./hostile-documents.js')).runHostileDocumentsBench()],
   ['call-flood', async () => (await import('./call-flood.js')).runCallFloodBench()],
   ['prompt-tokens', async () => (await import('./prompt-tokens.js')).runPromptTokensBench()],
 ];
 
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const againstAt = args.indexOf('--against');
+/** The other built checkout the serve benchmark is paired with, when given. */
+const against = againstAt >= 0 ? args[againstAt + 1] : undefined;
+if (againstAt >= 0 && !against) throw new Error('--against needs the folder of another built checkout of Cortex-R');
+const only = againstAt >= 0 ? args.filter((_, i) => i !== againstAt && i !== againstAt + 1) : args;
 const figures: Figure[] = [];
 for (const [name, run] of BENCHES) {
   if (only.length && !only.includes(name)) continue;

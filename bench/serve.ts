@@ -8,17 +8,34 @@ import { benchEnv, pathsYaml, runCli, startInstantLlm } from './instant-llm.js';
 import { median, round, type Figure } from './stats.js';
 
 /** Questions sent at once. */
-const CONCURRENT = 20;
+export const CONCURRENT = 20;
 /** Single questions timed each way for the overhead figure. */
 const RUNS = 5;
 /** Any one process or request of the benchmark is abandoned past this. */
 const TIMEOUT_MS = 120_000;
 
+/** The two plans of the question every serve bench asks; the second follows once the first's result is in the prompt. */
 const FIRST = 'async function solve() { const c = await tools.strings_to_chars_to_int({ string: "AB" }); return "FURTHER_PROCESSING_REQUIRED: " + JSON.stringify(c); }';
 const SECOND = 'async function solve() { return "FINAL_ANSWER: " + await tools.add({ a: 65, b: 66 }); }';
 
-function startServe(profile: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'cortex.js'), '--profile', profile, '--quiet', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+/** The instant LLM's plan for a decision prompt of that question. */
+export const planFor = (prompt: string) => `\`\`\`js\n${prompt.includes('[65,66]') ? SECOND : FIRST}\n\`\`\``;
+
+/** A profile for `cortex serve` of the built checkout `checkout`, keeping its files under `root`; returns its path. */
+export function writeServeProfile(root: string, checkout: string): string {
+  const profile = join(root, 'profiles.yaml');
+  writeFileSync(
+    profile,
+    `serve:\n  max_concurrent: ${CONCURRENT}\n  sandbox_workers: 2\n` +
+      pathsYaml(root) +
+      `mcp_servers:\n  - id: math\n    script: ${join(checkout, 'dist', 'bundle', 'math.js')}\n    description: Arithmetic and ASCII codes\n`,
+  );
+  return profile;
+}
+
+/** Starts `cortex serve` of the built checkout `checkout` on a free port; resolves once it says where it serves. */
+export function startServe(profile: string, env: NodeJS.ProcessEnv, checkout = PROJECT_ROOT): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(checkout, 'bin', 'cortex.js'), '--profile', profile, '--quiet', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -30,7 +47,8 @@ function startServe(profile: string, env: NodeJS.ProcessEnv): Promise<{ child: C
   });
 }
 
-async function askHttp(url: string): Promise<{ ms: number; status: string; totalMs: number }> {
+/** One question over HTTP as JSON: its wall time, its status, and the run's own total_ms. */
+export async function askHttp(url: string): Promise<{ ms: number; status: string; totalMs: number }> {
   const started = performance.now();
   const response = await fetch(`${url}/v1/ask`, {
     method: 'POST',
@@ -55,21 +73,15 @@ function rssMb(pid: number): { now: number; peak: number } {
   return { now: round(kb('VmRSS') / 1024, 1), peak: round(kb('VmHWM') / 1024, 1) };
 }
 
-function percentile(values: number[], p: number): number {
+/** The `p`th percentile of a non-empty list (nearest rank). */
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export async function runServeBench(): Promise<Figure[]> {
-  const { server: llm, url: llmUrl } = await startInstantLlm((prompt) => `\`\`\`js\n${prompt.includes('[65,66]') ? SECOND : FIRST}\n\`\`\``);
-  const root = mkdtempSync(join(tmpdir(), 'cortex-bench-serve-'));
-  const profile = join(root, 'profiles.yaml');
-  writeFileSync(
-    profile,
-    `serve:\n  max_concurrent: ${CONCURRENT}\n  sandbox_workers: 2\n` +
-      pathsYaml(root) +
-      `mcp_servers:\n  - id: math\n    script: ${join(PROJECT_ROOT, 'dist', 'bundle', 'math.js')}\n    description: Arithmetic and ASCII codes\n`,
-  );
+  const { server: llm, url: llmUrl } = await startInstantLlm(planFor);
+  const profile = writeServeProfile(mkdtempSync(join(tmpdir(), 'cortex-bench-serve-')), PROJECT_ROOT);
   const env: NodeJS.ProcessEnv = { ...benchEnv(), OLLAMA_HOST: llmUrl };
   const { child, url } = await startServe(profile, env);
   const figures: Figure[] = [];

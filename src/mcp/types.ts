@@ -107,7 +107,21 @@ export type AskApproval = (question: string, signal: AbortSignal) => Promise<boo
  * Asks whether a call to `tool` with `args` may run (the approval gate, DESIGN §3.10); `concern` when the flow policy
  * asks; `askPerson` when the question has someone to ask of its own (the page streaming it) and the session has not.
  */
-export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: { signal: AbortSignal; concern?: FlowConcern; context?: CallContext; askPerson?: AskApproval }) => Promise<ApprovalDecision>;
+export type ApproveTool = (tool: ToolInfo, args: Record<string, unknown>, options: ApproveOptions) => Promise<ApprovalDecision>;
+
+/** What an ApproveTool is told beside the call; see ApproveTool. */
+export interface ApproveOptions {
+  signal: AbortSignal;
+  concern?: FlowConcern;
+  context?: CallContext;
+  askPerson?: AskApproval;
+  /**
+   * Called when the answer will come from a person (the call is about to be asked about, or waits its turn behind
+   * one being asked); returns the function called once it has come. The time between counts against none of the
+   * run's time limits; an approval that answers at once never calls it.
+   */
+  onWaitingForUser?: () => () => void;
+}
 
 /** `mcp.read_resource(uri)` as the approvers see it: the server that answers is chosen by the URI, so it is named "mcp". */
 export const RESOURCE_READER: ToolInfo = {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { ensureRealFolders, replaceFile } from '../safe-files.js';
+import { ensureRealFolders, replaceFile, replaceSmallFile } from '../safe-files.js';
 import {
   DATE_FOLDER_DEPTH,
   dateFolder,
@@ -23,6 +23,12 @@ export const MAX_SESSION_ITEMS = 5_000;
 export const MAX_ITEM_TEXT_CHARS = 10_000;
 /** Cap on an item's tool_args / tool_result as JSON, in characters; larger values are stored as a preview. */
 export const MAX_ITEM_JSON_CHARS = 10_000;
+/**
+ * Session files up to this size are written with synchronous calls (replaceSmallFile: tens of microseconds, against
+ * hundreds through the thread pool, six times a question); a bigger one, a long session's, goes all the way through
+ * the thread pool so writing it never holds up other questions being served.
+ */
+export const MAX_SYNC_SAVE_CHARS = 256 * 1024;
 /** Default number of tools findRecentSuccesses returns. */
 export const DEFAULT_RECENT_SUCCESSES = 10;
 
@@ -147,7 +153,8 @@ export class SessionMemory {
     try {
       // memory/YYYY/MM/DD: three real folders, never links planted to send the file elsewhere.
       await ensureRealFolders(dirname(this.path), DATE_FOLDER_DEPTH);
-      await replaceFile(this.path, `${JSON.stringify(this.list, null, 2)}\n`);
+      const text = `${JSON.stringify(this.list, null, 2)}\n`;
+      await (text.length <= MAX_SYNC_SAVE_CHARS ? replaceSmallFile : replaceFile)(this.path, text);
     } catch (err) {
       throw new MemoryError(this.path, `cannot be written: ${(err as Error).message}`, { cause: err });
     }

@@ -37,7 +37,7 @@ export function createApprovalGate({ policy, ask, remember }: ApprovalGateOption
   const always = new Set<string>();
   const declined = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
-  const gate: ApproveTool = (tool, args, { signal, concern, context = concern, askPerson }) => {
+  const gate: ApproveTool = (tool, args, { signal, concern, context = concern, askPerson, onWaitingForUser }) => {
     // The flow policy's concerns are asked even about tools the lists allow; `--yes` answers only those it may.
     if (concern ? policy.allowAll && concern.yesAllows : !needsApproval(tool, policy)) return Promise.resolve(APPROVED);
     // "always" covers this tool to these places: the next call may go somewhere else.
@@ -45,6 +45,8 @@ export function createApprovalGate({ policy, ask, remember }: ApprovalGateOption
     if (always.has(key)) return Promise.resolve(APPROVED);
     if (declined.has(key)) return Promise.resolve(refused(DECLINED));
     if (!ask && !askPerson) return Promise.resolve(refused(concern ? notInteractiveFlow(concern) : NOT_INTERACTIVE));
+    // From here the answer is a person's: the run's clock stands still until it comes, also while waiting a turn.
+    const answered = onWaitingForUser?.();
     // One question at a time: calls made in parallel wait their turn, and an "always" answers those behind it.
     const turn = queue.then(async (): Promise<ApprovalDecision> => {
       if (always.has(key)) return APPROVED;
@@ -65,7 +67,7 @@ export function createApprovalGate({ policy, ask, remember }: ApprovalGateOption
       return refused(answer === false ? DECLINED : 'the user gave no answer; do not call it again for this task.');
     });
     queue = turn.catch(() => undefined);
-    return turn;
+    return answered ? turn.finally(answered) : turn;
   };
   return Object.assign(gate, { newQuestion: () => declined.clear() });
 }

@@ -2,7 +2,7 @@
 import { writeSync } from 'node:fs';
 import { ISOLATE_BOOTSTRAP_SOURCE, type BootstrapConfig } from './isolate-bootstrap.js';
 import { ISOLATE_SETTLE_GRACE_MS, MAX_ERROR_CHARS, MAX_LOG_CHARS, MAX_LOG_LINES, MAX_TOOL_ARGS_CHARS } from './limits.js';
-import type { Isolate, IsolatedVm } from './load-ivm.js';
+import type { Context, Isolate, IsolatedVm } from './load-ivm.js';
 import { CALL_MODES, CATASTROPHIC_MARKER, type CallMode, type RunRequest, type WorkerErrorKind, type WorkerMessage, type WorkerOutcome } from './protocol.js';
 import { PausableDeadline } from '../time/pausable-deadline.js';
 
@@ -27,21 +27,40 @@ export interface ActiveRun {
   readonly finished: Promise<Extract<WorkerMessage, { type: 'done' }>>;
 }
 
-/** Starts a run of `request` in a new isolate. Never throws; every ending becomes a `done` message. */
-export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send): ActiveRun {
+/** An isolate nothing has run in, and its context on the way, made for one run (worker.ts makes the next while idle). */
+export interface FreshIsolate {
+  isolate: Isolate;
+  context: Promise<Context>;
+  memoryMb: number;
+}
+
+/** Makes an isolate with a heap of `memoryMb` and starts making its context. @throws when isolated-vm cannot. */
+export function freshIsolate(ivm: IsolatedVm, memoryMb: number): FreshIsolate {
+  const isolate = new ivm.Isolate({
+    memoryLimit: memoryMb,
+    // isolated-vm's advice after a catastrophic error is to end the process; the host sees the marker and the exit.
+    onCatastrophicError: (message) => {
+      try { writeSync(2, `${CATASTROPHIC_MARKER} ${message}\n`); } finally { process.kill(process.pid, 'SIGKILL'); }
+    },
+  });
+  const context = isolate.createContext();
+  // A context that could not be made is reported by the run that awaits it; until then it is nobody's rejection.
+  context.catch(() => undefined);
+  return { isolate, context, memoryMb };
+}
+
+/**
+ * Starts a run of `request` in `fresh` (default: a new isolate made now), which must have its memory limit and must
+ * serve no other run. Never throws; every ending becomes a `done` message.
+ */
+export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send, fresh: FreshIsolate = freshIsolate(ivm, request.memoryMb)): ActiveRun {
   const pending = new Map<number, (reply: string) => void>();
   let nextCallId = 0;
   let endedBy: 'timeout' | 'cancelled' | 'memory' | null = null;
   let settle!: (outcome: WorkerOutcome) => void;
   const outcome = new Promise<WorkerOutcome>((resolve) => { settle = resolve; });
 
-  const isolate = new ivm.Isolate({
-    memoryLimit: request.memoryMb,
-    // isolated-vm's advice after a catastrophic error is to end the process; the host sees the marker and the exit.
-    onCatastrophicError: (message) => {
-      try { writeSync(2, `${CATASTROPHIC_MARKER} ${message}\n`); } finally { process.kill(process.pid, 'SIGKILL'); }
-    },
-  });
+  const { isolate } = fresh;
   const stop = (reason: 'timeout' | 'cancelled' | 'memory') => {
     if (endedBy) return;
     endedBy = reason;
@@ -91,7 +110,7 @@ export function startIsolateRun(ivm: IsolatedVm, request: RunRequest, send: Send
   let evalSettled = false;
   let bootstrapStarted = false;
   const evaluation = (async () => {
-    const context = await isolate.createContext();
+    const context = await fresh.context;
     bootstrapStarted = true;
     await context.evalClosure(ISOLATE_BOOTSTRAP_SOURCE, [...refs, new ivm.ExternalCopy(config).copyInto()], {
       // Catches synchronous loops in the first task early; awaited work is covered by the deadline above.
@@ -160,7 +179,8 @@ function isolateErrorKind(kind: unknown): WorkerErrorKind {
   }
 }
 
-function disposeQuietly(isolate: Isolate): void {
+/** Disposes an isolate unless isolated-vm already has. */
+export function disposeQuietly(isolate: Isolate): void {
   try {
     if (!isolate.isDisposed) isolate.dispose();
   } catch {

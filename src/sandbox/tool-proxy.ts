@@ -41,8 +41,9 @@ export interface ToolProxyOptions {
   signal: AbortSignal;
   onToolCall?: SandboxRunOptions['onToolCall'];
   /**
-   * Stops the run's clock while the user is asked to approve a call, or a server waits for their answer (a person
-   * may take longer than the plan's time limit); returns the function that restarts it. See runOnWorker().
+   * Stops the run's clock while the user is asked to approve a call (the gate says when: ApproveOptions
+   * onWaitingForUser), or a server waits for their answer (a person may take longer than the plan's time limit);
+   * returns the function that restarts it. See runOnWorker().
    */
   pauseDeadline?: () => () => void;
   /** How `ask_user()` reaches the person; absent: nobody to ask. */
@@ -147,18 +148,18 @@ export class ToolProxy {
     }
   }
 
-  /** Null when the call may run, else the message for the model. Never throws. */
+  /**
+   * Null when the call may run, else the message for the model. Never throws. The run's clock stops only while the
+   * gate waits for a person (onWaitingForUser): an approval that answers at once sends the worker nothing.
+   */
   private async approve(tool: ToolInfo, args: Record<string, unknown>): Promise<string | null> {
-    const gate = this.options.approve;
+    const { approve: gate, pauseDeadline, signal } = this.options;
     if (!gate) return null;
-    const resume = this.options.pauseDeadline?.();
     try {
-      const decision = await gate(tool, args, { signal: this.options.signal });
+      const decision = await gate(tool, args, { signal, ...(pauseDeadline ? { onWaitingForUser: pauseDeadline } : {}) });
       return decision.approved ? null : `${callee(tool.name)} was not run: ${decision.reason}`;
     } catch (err) {
       return `${callee(tool.name)} was not run: its approval could not be asked (${errorMessage(err)}).`;
-    } finally {
-      resume?.();
     }
   }
 

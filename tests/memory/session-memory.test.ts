@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { MemoryError } from '../../src/memory/memory-item.js';
 import { listSessions } from '../../src/memory/session-files.js';
-import { MAX_ITEM_TEXT_CHARS, SessionMemory } from '../../src/memory/session-memory.js';
+import { MAX_ITEM_TEXT_CHARS, MAX_SYNC_SAVE_CHARS, SessionMemory } from '../../src/memory/session-memory.js';
 
 let baseDir: string;
 
@@ -55,6 +55,20 @@ describe('SessionMemory', () => {
     const after = await stat(memory.path);
     // Writing in place would keep the inode; a temp file renamed over the old one brings its own.
     expect(after.ino).not.toBe(before.ino);
+  });
+
+  it('saves a long session (past the size written synchronously) whole, by rename, leaving no temp file', async () => {
+    const memory = SessionMemory.create({ baseDir });
+    const items = Math.ceil(MAX_SYNC_SAVE_CHARS / MAX_ITEM_TEXT_CHARS) + 1;
+    for (let i = 0; i < items; i++) await memory.add({ type: 'tool_output', text: `${i} `.padEnd(MAX_ITEM_TEXT_CHARS, 'x') });
+    const before = await stat(memory.path);
+    expect(before.size).toBeGreaterThan(MAX_SYNC_SAVE_CHARS);
+    await memory.add({ type: 'final_answer', text: 'done' });
+    const onDisk = JSON.parse(await readFile(memory.path, 'utf8'));
+    expect(onDisk).toHaveLength(items + 1);
+    expect(onDisk.at(-1)).toMatchObject({ type: 'final_answer', text: 'done' });
+    expect((await stat(memory.path)).ino).not.toBe(before.ino);
+    expect(await readdir(dirname(memory.path))).toEqual([basename(memory.path)]);
   });
 
   it('reports a failed write as a memory error and leaves no temp file behind', async () => {
