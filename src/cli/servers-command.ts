@@ -6,6 +6,7 @@ import { checkServer } from '../mcp/check-server.js';
 import { MultiMcp, multiMcpOptions } from '../mcp/multi-mcp.js';
 import type { ServerStatus } from '../mcp/types.js';
 import { isPlainObject } from '../sandbox/check-args.js';
+import { firstSentence } from '../sandbox/diagnosis.js';
 import { EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { plural } from '../runtime/describe-event.js';
@@ -68,6 +69,9 @@ function parseCheckArgs(text: string | undefined): Record<string, Record<string,
   return value as Record<string, Record<string, unknown>>;
 }
 
+/** Most characters of a skipped tool's reason shown. */
+const MAX_SKIP_CHARS = 300;
+
 /** How `servers test` may call tools: `all` adds those not marked read-only, through the same approvals as `ask` (`yes`: --yes). */
 export interface ServersTestOptions {
   all?: boolean;
@@ -111,9 +115,11 @@ export async function serversTest(config: LoadedConfig, id: string, out: Output,
     } else {
       for (const c of checks) {
         const mark = c.status === 'pass' ? out.green('pass') : c.status === 'fail' ? out.red('FAIL') : out.dim(c.status);
-        out.line(`  ${mark} ${c.tool.padEnd(30)} ${String(c.ms).padStart(5)} ms  ${c.detail}`);
+        // A refusal's reason is written for the model (its advice follows the first sentence): a person reads the fact.
+        out.line(`  ${mark} ${c.tool.padEnd(30)} ${String(c.ms).padStart(5)} ms  ${c.status === 'skipped' ? firstSentence(c.detail, MAX_SKIP_CHARS) : c.detail}`);
       }
       out.line(`${passed} passed, ${failed} failed, ${untested} untested, ${skipped} skipped${passed === 0 && failed === 0 ? ' — nothing was tested' : ''}`);
+      if (options.all && !options.yes && checks.some((c) => c.status === 'skipped')) out.line(out.dim('(--yes calls the tools that need your approval without asking)'));
     }
     return ok ? EXIT.ok : EXIT.gaveUp;
   } finally {

@@ -34,6 +34,14 @@ describe('cortex servers test with a destructive tool', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('with --all and nobody to ask, tells the person why in plain words, not the model\'s instructions', async () => {
+    const run = await runCli(['--profile', profile, 'servers', 'test', 'danger', '--all']);
+    expect(run.stdout).toMatch(/skipped\s+reset_all .*not called: it needs the user's approval \(it may change or delete data\) and nobody can be asked: cortex is not running interactively\.\n/);
+    expect(run.stdout).not.toMatch(/Do not call it again/i);
+    expect(run.stdout).toContain('(--yes calls the tools that need your approval without asking)');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('with --all --yes, calls it', async () => {
     const run = await runCli(['--profile', profile, '--yes', 'servers', 'test', 'danger', '--all']);
     expect(run.stdout).toMatch(/pass\s+reset_all/);
