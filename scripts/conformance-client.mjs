@@ -42,8 +42,11 @@ for (let i = 0; i < 3 && status.state === 'failed' && /sign in/.test(status.erro
   ({ multi, status } = await connect());
 }
 console.error(`state: ${status.state} ${status.error ?? ''} tools: ${status.tools.join(', ')}`);
-// The calls the scenario asks for (as a model would write them), else each tool once.
-const calls = context.toolCalls ?? multi.listTools().map((tool) => ({ name: tool.remoteName, arguments: tool.name === 'add_numbers' ? { a: 2, b: 3 } : {} }));
+// The calls the scenario asks for (as a model would write them), else each tool once. The schema-echo tool gets the
+// JSON-schema tool's input schema as Cortex-R keeps it (what its prompts and argument checks read).
+const focal = multi.listTools().find((tool) => tool.remoteName === 'json_schema_2020_12_tool');
+const argumentsFor = (tool) => (tool.name === 'add_numbers' ? { a: 2, b: 3 } : tool.remoteName === 'json_schema_echo' && focal ? { schema: focal.inputSchema } : {});
+const calls = context.toolCalls ?? multi.listTools().map((tool) => ({ name: tool.remoteName, arguments: argumentsFor(tool) }));
 for (const tool of calls) {
   const call = () => multi.callTool(spec.id, tool.name, tool.arguments);
   let res = await call().catch((err) => ({ error: String(err) }));
