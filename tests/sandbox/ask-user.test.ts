@@ -1,22 +1,15 @@
 // ask_user() in the real sandbox: the host asks, the answer comes back as a string, onUserAnswer hears it; bad calls are refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
 import { MAX_QUESTIONS_PER_PLAN } from '../../src/sandbox/ask-person.js';
 import type { AskPerson, SandboxRunOptions } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
-import { startMathServer, type MathServer } from './math-server.js';
+import { withMathSandbox, type MathServer } from './math-server.js';
 import { runReply } from '../helpers/run-reply.js';
 
 let math: MathServer;
 let sandbox: ProcessSandbox;
-beforeAll(async () => {
-  math = await startMathServer();
-  sandbox = createSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await math?.close();
-});
+withMathSandbox((started) => ({ math, sandbox } = started));
 
 function run(code: string, extra: Partial<SandboxRunOptions> = {}) {
   return runReply(sandbox, { code, tools: math.tools, caller: math.caller, limits: TEST_LIMITS, ...extra });

@@ -1,23 +1,15 @@
 // Escape attempts against the real isolate and the real math server: each gets nothing of the host.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
 import { MAX_LOG_CHARS, MAX_LOG_LINES, MAX_TOOL_ARGS_CHARS } from '../../src/sandbox/limits.js';
 import { container, TEST_LIMITS } from './contain.js';
-import { startMathServer, type MathServer } from './math-server.js';
+import { withMathSandbox, type MathServer } from './math-server.js';
 
 let math: MathServer;
 let sandbox: ProcessSandbox;
 const { contain, expectError, expectValue } = container(() => sandbox, () => math);
 
-beforeAll(async () => {
-  math = await startMathServer();
-  sandbox = createSandbox();
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await math?.close();
-});
+withMathSandbox((started) => ({ math, sandbox } = started));
 
 describe('sandbox escapes', () => {
   it('gives a constructor chain from this only the isolate’s own Function', async () => {

@@ -1,24 +1,16 @@
 // The sandbox end to end: the accepted code forms, both call styles and the cap, against the real math server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
 import { renderToolCatalogue } from '../../src/sandbox/catalogue.js';
 import type { SandboxResult, SandboxRunOptions, ToolCallRecord } from '../../src/sandbox/types.js';
 import { TEST_LIMITS } from './contain.js';
-import { startMathServer, type MathServer } from './math-server.js';
+import { withMathSandbox, type MathServer } from './math-server.js';
 import { runReply } from '../helpers/run-reply.js';
 
 let math: MathServer;
 let sandbox: ProcessSandbox;
 
-beforeAll(async () => {
-  math = await startMathServer();
-  sandbox = createSandbox();
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await math?.close();
-});
+withMathSandbox((started) => ({ math, sandbox } = started));
 
 function run(code: string, extra: Partial<SandboxRunOptions> = {}): Promise<SandboxResult> {
   return runReply(sandbox, { code, tools: math.tools, caller: math.caller, limits: TEST_LIMITS, ...extra });

@@ -1,23 +1,15 @@
 // Runaway code (time, memory, wedging cases from DESIGN §3.1) against the real isolate: each run ends in time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { SandboxLimits } from '../../src/sandbox/types.js';
 import { container, TEST_LIMITS } from './contain.js';
-import { startMathServer, type MathServer } from './math-server.js';
+import { withMathSandbox, type MathServer } from './math-server.js';
 
 let math: MathServer;
 let sandbox: ProcessSandbox;
 const { expectError } = container(() => sandbox, () => math);
 
-beforeAll(async () => {
-  math = await startMathServer();
-  sandbox = createSandbox();
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await math?.close();
-});
+withMathSandbox((started) => ({ math, sandbox } = started));
 
 /**
  * For the memory bombs: these tests assert which limit ends the run, so the deadline must never be the one, however

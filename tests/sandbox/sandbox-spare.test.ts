@@ -1,10 +1,10 @@
 // The worker makes each run's isolate while it waits for the run: still a fresh one, with that run's memory limit.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, type ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { ProcessSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { SandboxLimits } from '../../src/sandbox/types.js';
 import { runReply } from '../helpers/run-reply.js';
 import { TEST_LIMITS } from './contain.js';
-import { startMathServer, type MathServer } from './math-server.js';
+import { withMathSandbox, type MathServer } from './math-server.js';
 
 /** The memory test's deadline stays out of the way (see sandbox-runaway.test.ts), under the test's own timeout. */
 const MEMORY_LIMITS: SandboxLimits = { ...TEST_LIMITS, timeoutMs: 100_000 };
@@ -13,15 +13,7 @@ const MEMORY_TEST_TIMEOUT_MS = 120_000;
 let math: MathServer;
 let sandbox: ProcessSandbox;
 
-beforeAll(async () => {
-  math = await startMathServer();
-  sandbox = createSandbox();
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await math?.close();
-});
+withMathSandbox((started) => ({ math, sandbox } = started));
 
 function run(body: string, limits: SandboxLimits = TEST_LIMITS) {
   const { tools, caller } = math;
