@@ -64,10 +64,11 @@ describe('cortex REPL history', () => {
       await session.waitFor(/removed/, mark);
       await session.waitFor(PROMPT, mark);
 
-      // Up brings back the whole continued question, not its last line nor the approval answer.
+      // Up brings back the whole continued question, not its last line nor the approval answer. (Node 24's readline
+      // shows a recalled entry's further lines after "| ".)
       mark = session.output().length;
       session.write(UP);
-      await session.waitFor(/remove the continued \n?\s*person Alice/, mark);
+      await session.waitFor(/remove the continued \n?\s*(\| )?person Alice/, mark);
       session.write('\x15\x04');
       expect(await session.exited).toBe(0);
 
