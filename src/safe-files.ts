@@ -96,37 +96,39 @@ export function appendRegularFileSync(path: string, text: string): void {
  * Replaces `path` with `data` (text as UTF-8) atomically: a new temp file beside it (created exclusively, so never through a link),
  * then a rename, which replaces a link at `path` rather than writing through it.
  */
-export async function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
+export function replaceFile(path: string, data: string | Uint8Array): Promise<void> {
+  return replaceThroughTemp(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o600);
     try {
       await handle.writeFile(data);
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
+  });
 }
 
 /**
  * replaceFile() for a small file written many times a question (a session's memory): the temp file is made and
  * written with synchronous calls (tens of microseconds, against hundreds through the promise version's thread-pool
  * hops); the rename, which may wait for the disk (ext4 flushes a file renamed over another), still goes through the
- * thread pool. Same temp file (created exclusively, never through a link) and rename. @throws fs errors.
+ * thread pool. @throws fs errors.
  */
-export async function replaceSmallFile(path: string, data: string | Uint8Array): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
+export function replaceSmallFile(path: string, data: string | Uint8Array): Promise<void> {
+  return replaceThroughTemp(path, (temp) => {
     const fd = openSync(temp, 'wx', 0o600);
     try {
       writeFileSync(fd, data);
     } finally {
       closeSync(fd);
     }
+  });
+}
+
+/** Writes a new temp file beside `path` with `write`, renames it over `path`, and removes it if anything failed. */
+async function replaceThroughTemp(path: string, write: (temp: string) => Promise<void> | void): Promise<void> {
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await write(temp);
     await rename(temp, path);
   } catch (err) {
     await unlink(temp).catch(() => undefined);
