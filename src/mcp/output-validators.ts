@@ -26,6 +26,8 @@ export class UnusableOutputSchemaError extends Error {
  */
 export class LazyOutputValidators implements jsonSchemaValidator {
   private readonly compiled = new Map<string, Compiled>();
+  /** Each schema object's key in `compiled`: a tool's schema is the same object on every call, serialised once. */
+  private readonly keys = new WeakMap<object, string>();
   private loading: Promise<jsonSchemaValidator> | undefined;
   private inner: jsonSchemaValidator | undefined;
 
@@ -38,11 +40,10 @@ export class LazyOutputValidators implements jsonSchemaValidator {
 
   /** What the SDK asks for on tools/list: a check that compiles `schema` the first time it runs. */
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    let key: string | undefined;
     return (input) => {
       // Not prepared (cannot happen through the session): refuse the result rather than pass it unchecked.
       if (!this.inner) throw new Error('the output-schema checker is not loaded');
-      const compiled = this.compile(this.inner, (key ??= JSON.stringify(schema)), schema);
+      const compiled = this.compile(this.inner, schema);
       if (!compiled.ok) throw new UnusableOutputSchemaError(compiled.error);
       return compiled.check(input) as ReturnType<JsonSchemaValidator<T>>;
     };
@@ -51,7 +52,7 @@ export class LazyOutputValidators implements jsonSchemaValidator {
   /** Compiles `schema` before a call is sent. @throws UnusableOutputSchemaError when it cannot be compiled. */
   async prepare(schema: unknown): Promise<void> {
     if (!schema || typeof schema !== 'object') return;
-    const compiled = this.compile(await this.loaded(), JSON.stringify(schema), schema as JsonSchemaType);
+    const compiled = this.compile(this.inner ?? (await this.loaded()), schema as JsonSchemaType);
     if (!compiled.ok) throw new UnusableOutputSchemaError(compiled.error);
   }
 
@@ -60,7 +61,9 @@ export class LazyOutputValidators implements jsonSchemaValidator {
     return this.loading;
   }
 
-  private compile(inner: jsonSchemaValidator, key: string, schema: JsonSchemaType): Compiled {
+  private compile(inner: jsonSchemaValidator, schema: JsonSchemaType): Compiled {
+    let key = this.keys.get(schema);
+    if (key === undefined) this.keys.set(schema, (key = JSON.stringify(schema)));
     let compiled = this.compiled.get(key);
     if (compiled) return compiled;
     try {
