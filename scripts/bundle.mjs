@@ -19,39 +19,35 @@ const zodEnglishOnly = {
   },
 };
 
-/** The SDK's client module (its `Client` builds an ajv validator unless given one, and we always give one). */
+/** The SDK's client module (its `Client` builds an ajv validator unless given one, and ours always gives one). */
 const SDK_CLIENT = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]index\.js$/;
+/** The SDK's server modules (their `Server` builds an ajv validator, used only to check elicitation answers). */
+const SDK_SERVER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/;
 
 /**
- * For the CLI: the SDK client's own import of its ajv validator becomes the same validator loaded on first use, since
- * our client passes its own (src/mcp/output-validators.ts, which imports ajv while a server starts). So a stdio
- * server's spawn does not wait for ajv's 0.3 MB to be compiled.
+ * The SDK's ajv validator, as imported by the modules `importers` matches, becomes the same validator loaded on first
+ * use (mcp-servers/shared/lazy-ajv-validator.ts), so ajv's 0.3 MB and its formats are not compiled at every start:
+ * - in our servers, nothing needs it until an elicitation answer is checked (none of ours elicits);
+ * - in the CLI, our client passes its own (src/mcp/output-validators.ts, which imports ajv while a server starts), so
+ *   a stdio server's spawn does not wait for it.
  */
-const clientAjvOnUse = {
-  name: 'client-ajv-on-use',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, ({ importer }) =>
-      SDK_CLIENT.test(importer) ? { path: resolve('dist/mcp-servers/shared/lazy-ajv-validator.js') } : undefined,
-    );
-  },
-};
+function ajvOnFirstUse(importers) {
+  return {
+    name: 'ajv-on-first-use',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, ({ importer }) =>
+        importers.test(importer) ? { path: resolve('dist/mcp-servers/shared/lazy-ajv-validator.js') } : undefined,
+      );
+    },
+  };
+}
 
-/** The SDK's server modules: serverOnlyWhatRuns redirects only what they import. */
-const SDK_SERVER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]/;
 const ZOD3_REFUSED = "throw new Error('Cortex-R servers are built for zod 4 schemas; a zod 3 schema reached the SDK')";
 
-/**
- * For our servers only (the CLI keeps the SDK as it is, its client checks tool outputs with ajv):
- * - the SDK Server's ajv validator, only used to check elicitation answers, becomes the same validator loaded on first
- *   use (mcp-servers/shared/lazy-ajv-validator.ts), so ajv and its formats are not loaded at every start;
- * - zod 3 and zod-to-json-schema, the SDK's path for zod 3 schemas, are left out: every schema of ours is zod 4.
- */
-const serverOnlyWhatRuns = {
-  name: 'server-only-what-runs',
+/** For our servers: zod 3 and zod-to-json-schema, the SDK's path for zod 3 schemas, are left out (every schema of ours is zod 4). */
+const serversWithoutZod3 = {
+  name: 'servers-without-zod3',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, ({ importer }) =>
-      SDK_SERVER.test(importer) ? { path: resolve('dist/mcp-servers/shared/lazy-ajv-validator.js') } : undefined,
-    );
     b.onResolve({ filter: /^(zod\/v3|zod-to-json-schema)$/ }, ({ path, importer }) =>
       SDK_SERVER.test(importer) ? { path, namespace: 'zod3-refused' } : undefined,
     );
@@ -77,7 +73,7 @@ const COMMON = {
 rmSync('dist/bundle', { recursive: true, force: true });
 
 await Promise.all([
-  build({ ...COMMON, entryPoints: { cli: 'dist/src/cli.js' }, plugins: [zodEnglishOnly, clientAjvOnUse] }),
+  build({ ...COMMON, entryPoints: { cli: 'dist/src/cli.js' }, plugins: [zodEnglishOnly, ajvOnFirstUse(SDK_CLIENT)] }),
   // A build of their own (chunks named apart), so what is left out of the servers stays in the CLI.
   build({
     ...COMMON,
@@ -88,6 +84,6 @@ await Promise.all([
       history: 'dist/mcp-servers/history/main.js',
     },
     chunkNames: 'server-[name]-[hash]',
-    plugins: [zodEnglishOnly, serverOnlyWhatRuns],
+    plugins: [zodEnglishOnly, ajvOnFirstUse(SDK_SERVER), serversWithoutZod3],
   }),
 ]);
